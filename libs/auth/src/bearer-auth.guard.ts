@@ -1,0 +1,55 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { routeSettingsOf } from '@app/platform';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeyVerifier, type Caller } from './api-key.verifier';
+import { InvalidApiKeyError, MissingApiKeyError } from './auth.errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once the bearer key has been verified. */
+    caller?: Caller;
+  }
+}
+
+export const AUTH_REALM = 'petstore';
+
+/** `Bearer <token>`, the scheme word in any case (RFC 9110 section 11.1). */
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * The global bearer guard: every route needs a valid API key unless it is
+ * marked `@Public()`. It runs as a Fastify `onRequest` hook rather than a Nest
+ * guard, because Nest guards run after the body has been read and parsed: an
+ * unauthenticated caller must get its 401 before the service spends anything
+ * on its body (docs/decisions/0002-authentication-before-parsing.md).
+ */
+@Injectable()
+export class BearerAuthGuard implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly verifier: ApiKeyVerifier,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onRequest', async (request, reply) => this.authenticate(request, reply));
+  }
+
+  authenticate(request: FastifyRequest, reply: FastifyReply): void {
+    // An unknown route is answered 404 or 405 alike for everybody.
+    if (request.is404 || routeSettingsOf(request).public) return;
+    const header = request.headers.authorization;
+    if (header === undefined || header.trim() === '') {
+      reply.header('www-authenticate', `Bearer realm="${AUTH_REALM}"`);
+      throw new MissingApiKeyError();
+    }
+    const token = BEARER.exec(header)?.[1];
+    const caller = token === undefined ? undefined : this.verifier.verify(token);
+    if (!caller) {
+      reply.header('www-authenticate', `Bearer realm="${AUTH_REALM}", error="invalid_token"`);
+      throw new InvalidApiKeyError();
+    }
+    request.caller = caller;
+  }
+}

@@ -1,0 +1,6 @@
+export { ApiKeyVerifier } from './api-key.verifier';
+export type { Caller } from './api-key.verifier';
+export { AUTH_ERROR_CODES } from './auth.errors';
+export { AuthModule } from './auth.module';
+export { AUTH_REALM } from './bearer-auth.guard';
+export { Public } from './public.decorator';

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { NewPet, isPetId, type Pet } from '../domain/pet';
+import { PetNotFoundError } from '../domain/pet.errors';
+import { PetRepository } from '../domain/pet.repository';
+import { PetStatus } from '../domain/pet-status';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export interface CreatePetCommand {
+  name: string;
+  categoryId: number;
+  status?: string;
+}
+
+/** The pet use cases: list, add, get. Domain types in, domain types out. */
+@Injectable()
+export class PetsService {
+  constructor(private readonly pets: PetRepository) {}
+
+  async list(query: { status?: string; limit?: number } = {}): Promise<Pet[]> {
+    return this.pets.list({
+      status: query.status === undefined ? undefined : PetStatus.from(query.status),
+      limit: Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    });
+  }
+
+  async create(command: CreatePetCommand): Promise<Pet> {
+    const pet = NewPet.create({
+      name: command.name,
+      categoryId: command.categoryId,
+      status: command.status === undefined ? undefined : PetStatus.from(command.status),
+    });
+    return this.pets.add(pet);
+  }
+
+  async get(id: number): Promise<Pet> {
+    const pet = isPetId(id) ? await this.pets.findById(id) : undefined;
+    if (!pet) throw new PetNotFoundError(id);
+    return pet;
+  }
+}

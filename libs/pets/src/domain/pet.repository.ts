@@ -1,0 +1,19 @@
+import type { NewPet, Pet } from './pet';
+import type { PetStatus } from './pet-status';
+
+export interface PetListQuery {
+  status?: PetStatus;
+  limit: number;
+}
+
+/**
+ * The port to the pet store. An abstract class rather than an interface so
+ * that it is also the DI token: `{ provide: PetRepository, useClass: ... }`.
+ */
+export abstract class PetRepository {
+  /** Stores the pet durably and returns it with its new id. */
+  abstract add(pet: NewPet): Promise<Pet>;
+  abstract findById(id: number): Promise<Pet | undefined>;
+  /** Pets by ascending id, at most `limit`, only those with `status` when given. */
+  abstract list(query: PetListQuery): Promise<Pet[]>;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { NewPet, Pet } from './pet';
+import { PET_ERROR_CODES } from './pet.errors';
+import { PetStatus } from './pet-status';
+
+describe('NewPet', () => {
+  it('keeps what it was given', () => {
+    const pet = NewPet.create({ name: 'Rex', categoryId: 7, status: PetStatus.Sold });
+    expect(pet).toEqual({ name: 'Rex', categoryId: 7, status: PetStatus.Sold });
+  });
+
+  it('counts the name in characters, not UTF-16 units', () => {
+    expect(NewPet.create({ name: '🐕'.repeat(255), categoryId: 1 }).name).toHaveLength(510);
+    expect(() => NewPet.create({ name: '🐕'.repeat(256), categoryId: 1 })).toThrow('name must be 1 to 255');
+  });
+
+  it.each([
+    [{ name: '', categoryId: 1 }, 'name must be 1 to 255 characters long'],
+    [{ name: 'x'.repeat(256), categoryId: 1 }, 'name must be 1 to 255 characters long'],
+    [{ name: 'Rex', categoryId: 1.5 }, 'categoryId must be an integer'],
+    [{ name: 'Rex', categoryId: Number.MAX_SAFE_INTEGER + 1 }, 'categoryId must be an integer'],
+    [{ name: 'Rex', categoryId: Number.NaN }, 'categoryId must be an integer'],
+  ])('refuses %j', (props, message) => {
+    expect(() => NewPet.create(props)).toThrow(expect.objectContaining({ code: PET_ERROR_CODES.invalidPet, kind: 'invalid' }));
+    expect(() => NewPet.create(props)).toThrow(message);
+  });
+
+  it('accepts the extremes a JSON number holds exactly', () => {
+    expect(NewPet.create({ name: 'a', categoryId: Number.MAX_SAFE_INTEGER }).categoryId).toBe(Number.MAX_SAFE_INTEGER);
+    expect(NewPet.create({ name: 'a', categoryId: -Number.MAX_SAFE_INTEGER }).categoryId).toBe(-Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe('Pet', () => {
+  it('is a new pet with the id the database assigned', () => {
+    const pet = Pet.identified(42, NewPet.create({ name: 'Rex', categoryId: 7 }));
+    expect(pet).toEqual({ id: 42, name: 'Rex', categoryId: 7, status: undefined });
+  });
+
+  it.each([0, -1, 1.5, 2 ** 53])('refuses the id %d', (id) => {
+    expect(() => Pet.identified(id, NewPet.create({ name: 'Rex', categoryId: 7 }))).toThrow('a pet id is a positive integer');
+  });
+});

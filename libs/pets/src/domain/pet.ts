@@ -1,0 +1,51 @@
+import { InvalidPetError } from './pet.errors';
+import type { PetStatus } from './pet-status';
+
+export const PET_NAME_MAX_LENGTH = 255;
+
+export interface PetProps {
+  name: string;
+  categoryId: number;
+  status?: PetStatus;
+}
+
+/** A pet about to be added: its rules are checked, it has no identifier yet. */
+export class NewPet {
+  private constructor(
+    readonly name: string,
+    readonly categoryId: number,
+    readonly status: PetStatus | undefined,
+  ) {}
+
+  static create({ name, categoryId, status }: PetProps): NewPet {
+    const length = [...name].length;
+    if (length < 1 || length > PET_NAME_MAX_LENGTH) {
+      throw new InvalidPetError(`name must be 1 to ${PET_NAME_MAX_LENGTH} characters long`);
+    }
+    // Category identifiers travel as JSON numbers: only what a double holds exactly is accepted.
+    if (!Number.isSafeInteger(categoryId)) {
+      throw new InvalidPetError(`categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`);
+    }
+    return new NewPet(name, categoryId, status);
+  }
+}
+
+/** A pet of the catalogue, identified by the id the database assigned. */
+export class Pet {
+  private constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly categoryId: number,
+    readonly status: PetStatus | undefined,
+  ) {}
+
+  static identified(id: number, pet: NewPet): Pet {
+    if (!isPetId(id)) throw new InvalidPetError(`a pet id is a positive integer (got ${id})`);
+    return new Pet(id, pet.name, pet.categoryId, pet.status);
+  }
+}
+
+/** Ids are positive int64 values assigned by the database, kept exact in a JavaScript number. */
+export function isPetId(id: number): boolean {
+  return Number.isSafeInteger(id) && id >= 1;
+}

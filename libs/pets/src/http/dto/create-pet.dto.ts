@@ -1,0 +1,25 @@
+import { IsDefined, IsIn, IsInt, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { PET_NAME_MAX_LENGTH } from '../../domain/pet';
+import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
+
+const CATEGORY_RULE = `categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+
+/** The NewPet body of `POST /v1/pets`. Types are never coerced: `"5"` is not a categoryId. */
+export class CreatePetDto {
+  // class-validator checks the lowest decorator first, and stops at the first failure.
+  @IsDefined({ message: 'name is required' })
+  @Length(1, PET_NAME_MAX_LENGTH, { message: `name must be 1 to ${PET_NAME_MAX_LENGTH} characters long` })
+  @IsString({ message: 'name must be a string' })
+  name: string;
+
+  @IsDefined({ message: 'categoryId is required' })
+  @IsInt({ message: CATEGORY_RULE })
+  @Min(-Number.MAX_SAFE_INTEGER, { message: CATEGORY_RULE })
+  @Max(Number.MAX_SAFE_INTEGER, { message: CATEGORY_RULE })
+  categoryId: number;
+
+  /** Optional, but never null: leave it out for "no status". */
+  @ValidateIf((pet: CreatePetDto) => pet.status !== undefined)
+  @IsIn(PET_STATUS_VALUES, { message: `status must be one of ${PET_STATUS_VALUES.join(', ')}` })
+  status?: PetStatusValue;
+}

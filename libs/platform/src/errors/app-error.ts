@@ -1,0 +1,22 @@
+/**
+ * The kinds of failure the application layers can report. The global error
+ * filter maps each kind to an HTTP status; the layers that throw never speak HTTP.
+ */
+export type ErrorKind = 'invalid' | 'unauthenticated' | 'not_found' | 'conflict' | 'unavailable';
+
+/**
+ * Base class of every expected error: a stable snake_case `code` that clients
+ * can rely on, a `kind` that decides the HTTP status, and a message for humans.
+ * Plain TypeScript, so that domain code can extend it without a framework.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}

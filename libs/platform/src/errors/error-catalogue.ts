@@ -1,0 +1,29 @@
+import type { ErrorKind } from './app-error';
+
+/** HTTP status of each error kind: the one place where domain failures meet HTTP. */
+export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
+  invalid: 400,
+  unauthenticated: 401,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+};
+
+/**
+ * The error codes the platform itself produces. Feature modules add their own
+ * codes through their domain errors (for example `pet_not_found`); the README's
+ * catalogue lists both, and a test keeps it complete.
+ */
+export const PLATFORM_ERROR_CODES = {
+  invalidParameter: 'invalid_parameter',
+  invalidBody: 'invalid_body',
+  malformedJson: 'malformed_json',
+  badRequest: 'bad_request',
+  routeNotFound: 'route_not_found',
+  methodNotAllowed: 'method_not_allowed',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  internalError: 'internal_error',
+} as const;
+
+export type PlatformErrorCode = (typeof PLATFORM_ERROR_CODES)[keyof typeof PLATFORM_ERROR_CODES];

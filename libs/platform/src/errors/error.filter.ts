@@ -1,0 +1,106 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RouteIndex } from '../http/route-index';
+import { MAX_BODY_BYTES } from '../http/http-limits';
+import { AppError } from './app-error';
+import type { ErrorBody } from './error-body';
+import { PLATFORM_ERROR_CODES as CODES, STATUS_OF_KIND } from './error-catalogue';
+
+/** Fastify's own request errors, by their `code`, in the contract's words. */
+const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: CODES.unsupportedMediaType,
+    message: 'Content-Type must be application/json',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: CODES.payloadTooLarge,
+    message: `request body must not exceed ${MAX_BODY_BYTES} bytes`,
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: CODES.invalidBody, message: 'request body must be a JSON object' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: CODES.malformedJson,
+    message: 'request body is not valid JSON, or uses a forbidden key (__proto__ or constructor.prototype)',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: CODES.badRequest,
+    message: 'Content-Length does not match the request body',
+  },
+};
+
+/** The code of a 4xx that reached us without a more specific one. */
+const CODE_OF_STATUS: Readonly<Record<number, string>> = {
+  404: CODES.routeNotFound,
+  405: CODES.methodNotAllowed,
+  413: CODES.payloadTooLarge,
+  415: CODES.unsupportedMediaType,
+};
+
+/**
+ * The single global filter: whatever was thrown (a domain error, a validation
+ * failure, one of Fastify's body or parse errors, an unknown route, a bug)
+ * leaves as `{code, message, status}` with `status` equal to the HTTP status.
+ * Only a 5xx is logged in full, and its details never reach the client.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  constructor(private readonly routes: RouteIndex) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const body = this.toErrorBody(exception, request, reply);
+    if (body.status >= 500) {
+      this.logger.error(
+        { err: exception, method: request.method, url: request.url },
+        exception instanceof Error ? exception.stack : String(exception),
+      );
+    }
+    reply.status(body.status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  private toErrorBody(exception: unknown, request: FastifyRequest, reply: FastifyReply): ErrorBody {
+    if (exception instanceof AppError) {
+      return { code: exception.code, message: exception.message, status: STATUS_OF_KIND[exception.kind] };
+    }
+    if (exception instanceof NotFoundException && request.is404) {
+      return this.unknownRoute(request, reply);
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      const status = exception.getStatus();
+      const known = FASTIFY_ERRORS[fastifyCode(exception.cause) ?? ''];
+      if (known) return { ...known, status };
+      return { code: CODE_OF_STATUS[status] ?? CODES.badRequest, message: messageOf(exception), status };
+    }
+    return { code: CODES.internalError, message: 'internal server error', status: 500 };
+  }
+
+  private unknownRoute(request: FastifyRequest, reply: FastifyReply): ErrorBody {
+    const path = request.url.split('?', 1)[0];
+    const allowed = this.routes.allowedMethods(path);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return {
+        code: CODES.methodNotAllowed,
+        message: `${request.method} is not supported on ${path}; use ${allowed.join(', ')}`,
+        status: 405,
+      };
+    }
+    return { code: CODES.routeNotFound, message: `no route for ${request.method} ${path}`, status: 404 };
+  }
+}
+
+function fastifyCode(cause: unknown): string | undefined {
+  return typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string'
+    ? cause.code
+    : undefined;
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}

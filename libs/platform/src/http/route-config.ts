@@ -1,0 +1,37 @@
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * Settings a route carries into Fastify's own route config, where hooks that
+ * run before Nest (authentication, deprecation headers) can read them.
+ */
+export interface RouteSettings {
+  /** Served without credentials. */
+  public?: boolean;
+  deprecation?: DeprecationNotice;
+}
+
+export interface DeprecationNotice {
+  /** When the operation was deprecated (RFC 9745 `Deprecation`). */
+  since: Date;
+  /** When it stops being served (RFC 8594 `Sunset`). */
+  sunset: Date;
+  /** The path of the operation that replaces it. */
+  successor: string;
+}
+
+/**
+ * Adds `settings` to the route's Fastify config. Unlike `@RouteConfig()`, which
+ * replaces the whole config, several of these decorators can share a route.
+ */
+export function WithRouteSettings(settings: RouteSettings): MethodDecorator {
+  return (_target, _key, descriptor: PropertyDescriptor) => {
+    const handler = descriptor.value as object;
+    const current = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as RouteSettings;
+    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...current, ...settings }, handler);
+  };
+}
+
+export function routeSettingsOf(request: FastifyRequest): RouteSettings {
+  return (request.routeOptions.config ?? {}) as RouteSettings;
+}

@@ -1,0 +1,18 @@
+export { AppConfig, LOG_LEVELS, NODE_ENVS, MIN_API_KEY_LENGTH } from './config/app-config';
+export type { Environment, LogLevel, NodeEnv } from './config/app-config';
+export { ConfigError } from './config/config.error';
+export type { DatabaseLocation } from './config/database-url';
+export { loadConfig, readEnvironment } from './config/read-environment';
+export { DatabaseModule } from './database/database.module';
+export type { DatabaseModuleOptions } from './database/database.module';
+export { AppError } from './errors/app-error';
+export type { ErrorKind } from './errors/app-error';
+export type { ErrorBody } from './errors/error-body';
+export { PLATFORM_ERROR_CODES, STATUS_OF_KIND } from './errors/error-catalogue';
+export { Deprecated } from './http/deprecated.decorator';
+export { createHttpApplication } from './http/http-application';
+export { MAX_BODY_BYTES } from './http/http-limits';
+export { WithRouteSettings, routeSettingsOf } from './http/route-config';
+export type { DeprecationNotice, RouteSettings } from './http/route-config';
+export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
+export { PlatformModule } from './platform.module';

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+/** A database for one suite: its `DATABASE_URL`, and how to throw it away. */
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export interface DatabaseKind {
+  name: 'sqlite' | 'postgres';
+  /** Why the kind is skipped here, if it is. */
+  skipReason?: string;
+  create(): Promise<TestDatabase>;
+}
+
+export const POSTGRES_TEST_URL = process.env.PETSTORE_TEST_POSTGRES_URL;
+
+export const sqlite: DatabaseKind = {
+  name: 'sqlite',
+  async create() {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-test-'));
+    return {
+      url: `sqlite:${join(folder, 'petstore.sqlite')}`,
+      drop: async () => rmSync(folder, { recursive: true, force: true }),
+    };
+  },
+};
+
+/** A fresh PostgreSQL database per suite, created through `PETSTORE_TEST_POSTGRES_URL`. */
+export const postgres: DatabaseKind = {
+  name: 'postgres',
+  skipReason: POSTGRES_TEST_URL ? undefined : 'set PETSTORE_TEST_POSTGRES_URL to run it',
+  async create() {
+    const admin = new URL(POSTGRES_TEST_URL!);
+    const name = `petstore_test_${randomBytes(6).toString('hex')}`;
+    await withClient(admin.href, (client) => client.query(`CREATE DATABASE ${name}`));
+    const url = new URL(admin.href);
+    url.pathname = `/${name}`;
+    return {
+      url: url.href,
+      drop: () => withClient(admin.href, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    };
+  },
+};
+
+export const DATABASE_KINDS: readonly DatabaseKind[] = [sqlite, postgres];
+
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

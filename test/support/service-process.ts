@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const MAIN_JS = resolve(__dirname, '../../dist/apps/petstore/src/main.js');
+
+/** The built service running as a separate process, as `npm run start:prod` runs it. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output(): string;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  exited: Promise<number | string>;
+}
+
+/** Starts the service and waits for its "listening" line (it listens on an ephemeral port). */
+export async function startService(env: Record<string, string>, timeoutMs = 15_000): Promise<ServiceProcess> {
+  const { child, output, exited } = runService({ PORT: '0', ...env });
+  const baseUrl = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output()}`)), timeoutMs);
+    const check = () => {
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output());
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise(match[1]);
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited (${code}) before listening:\n${output()}`));
+    });
+  });
+  return { child, baseUrl, output, exited };
+}
+
+/** Runs the built service without waiting for anything. */
+export function runService(env: Record<string, string>) {
+  const child = spawn(process.execPath, [MAIN_JS], {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | string>((resolvePromise) =>
+    child.on('exit', (code, signal) => resolvePromise(code ?? signal ?? 'unknown')),
+  );
+  return { child, output: () => text, exited };
+}

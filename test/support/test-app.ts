@@ -1,0 +1,56 @@
+import type { LoggerService } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpApplication, loadConfig, type AppConfig } from '@app/platform';
+import request from 'supertest';
+import { AppModule } from '../../apps/petstore/src/app.module';
+import { sqlite, type DatabaseKind, type TestDatabase } from './databases';
+
+export const TEST_API_KEY = 'e2e-test-key-0123456789abcdef';
+export const OTHER_API_KEY = 'e2e-other-key-abcdef0123456789';
+export const AUTH = { authorization: `Bearer ${TEST_API_KEY}` } as const;
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  database: TestDatabase;
+  /** supertest bound to the listening server. */
+  http: () => ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application (same module, same HTTP factory as `main.ts`) on a
+ * fresh database, listening on an ephemeral port of 127.0.0.1.
+ */
+export async function startTestApp(
+  options: { kind?: DatabaseKind; env?: Record<string, string>; logger?: LoggerService } = {},
+): Promise<TestApp> {
+  const database = await (options.kind ?? sqlite).create();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
+    DATABASE_URL: database.url,
+    PORT: '0',
+    ...options.env,
+  });
+  const app = await createHttpApplication(AppModule.register(config), { logger: options.logger ?? false });
+  await app.listen(0, '127.0.0.1');
+  const server = app.getHttpServer();
+  return {
+    app,
+    config,
+    database,
+    http: () => request(server),
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** The Error body the contract prescribes. */
+export function errorBody(status: number, code: string, message: string | RegExp) {
+  return { status, code, message };
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
