@@ -8,12 +8,12 @@ async function bootstrap(): Promise<void> {
   const app = await createHttpApplication(AppModule.register(config));
   const logger = new Logger('Bootstrap');
   installGracefulShutdown(app, config.shutdownGraceMs);
-  await app.listen(config.port, config.host);
-  // The bound address, not the configured one: PORT=0 picks a free port.
-  logger.log(`Pet Store listening on ${await app.getUrl()} (public base ${config.publicBaseUrl})`);
   if (config.generatedApiKey) {
     logger.warn(`API_KEYS is not set: this run accepts the generated development key ${config.generatedApiKey}`);
   }
+  await app.listen(config.port, config.host);
+  // The bound address, not the configured one: PORT=0 picks a free port.
+  logger.log(`Pet Store listening on ${await app.getUrl()} (public base ${config.publicBaseUrl})`);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -14,5 +14,6 @@ export { createHttpApplication } from './http/http-application';
 export { MAX_BODY_BYTES } from './http/http-limits';
 export { WithRouteSettings, routeSettingsOf } from './http/route-config';
 export type { DeprecationNotice, RouteSettings } from './http/route-config';
+export { Drain } from './lifecycle/drain.service';
 export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 export { PlatformModule } from './platform.module';

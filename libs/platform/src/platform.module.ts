@@ -6,10 +6,12 @@ import { ErrorFilter } from './errors/error.filter';
 import { DeprecationHeaders } from './http/deprecation-headers';
 import { RouteIndex } from './http/route-index';
 import { RequestValidationPipe } from './http/validation.pipe';
+import { Drain } from './lifecycle/drain.service';
 
 /**
  * Cross-cutting services every feature relies on: the validated configuration,
- * request validation, the one error filter, and the deprecation headers.
+ * request validation, the one error filter, the deprecation headers, and the
+ * drain that graceful shutdown starts.
  * Registered as providers (`APP_*`) so the e2e tests get exactly what runs in
  * production.
  */
@@ -30,8 +32,9 @@ export class PlatformModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         DeprecationHeaders,
+        Drain,
       ],
-      exports: [AppConfig],
+      exports: [AppConfig, Drain],
     };
   }
 }

@@ -16,7 +16,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 /**
  * The whole configuration, read once from the environment and validated at
  * startup. It is also the DI token: inject `AppConfig` wherever a setting is
- * needed; nothing else reads `process.env`.
+ * needed; nothing else reads the process environment.
  */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;

@@ -17,11 +17,13 @@ export function parseDatabaseUrl(value: string): DatabaseLocation {
     return { type: 'sqlite', path: usableSqlitePath(resolve(path)) };
   }
   if (/^postgres(ql)?:\/\//.test(value)) {
+    let host = '';
     try {
-      new URL(value);
+      host = new URL(value).hostname;
     } catch {
-      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+      // reported below
     }
+    if (host === '') throw new ConfigError('DATABASE_URL', 'is not a valid postgres://user@host:port/database URL');
     return { type: 'postgres', url: value };
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1] ?? value;

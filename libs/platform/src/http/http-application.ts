@@ -18,6 +18,9 @@ export async function createHttpApplication(
     // with `__proto__` or `constructor.prototype` is refused, not sanitised.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Fastify would answer requests that arrive while it closes with a 503 of
+    // its own shape; they are served instead, each with `Connection: close`.
+    return503OnClosing: false,
   });
   // JSON only: every other media type is answered 415 (Fastify would also take text/plain).
   adapter.getInstance().removeContentTypeParser('text/plain');

@@ -26,6 +26,12 @@ export class RouteIndex {
 
   /** The methods served at `path` (empty when nothing is served there). */
   allowedMethods(path: string): string[] {
-    return [...this.methods].filter((method) => this.router.find(method as FindMyWay.HTTPMethod, path) !== null).sort();
+    return [...this.methods]
+      .filter((method) => {
+        const match = this.router.find(method as FindMyWay.HTTPMethod, path);
+        // Nest does not serve a route whose parameter would be empty (`/v1/pets/`).
+        return match !== null && Object.values(match.params).every((value) => value !== '');
+      })
+      .sort();
   }
 }

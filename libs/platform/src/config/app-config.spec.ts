@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppConfig } from './app-config';
+import { ConfigError } from './config.error';
+
+describe('AppConfig.fromEnvironment', () => {
+  let folder: string;
+  beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'petstore-config-'))));
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  const base = () => ({ DATABASE_URL: `sqlite:${folder}/db/petstore.sqlite`, API_KEYS: 'k'.repeat(16) });
+
+  it('has the documented defaults', () => {
+    const config = AppConfig.fromEnvironment({ API_KEYS: 'k'.repeat(16), DATABASE_URL: `sqlite:${folder}/x.sqlite` });
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      host: '127.0.0.1',
+      port: 3000,
+      publicBaseUrl: 'http://localhost:3000/v1',
+      logLevel: 'info',
+      shutdownGraceMs: 10_000,
+      apiKeys: ['k'.repeat(16)],
+      generatedApiKey: undefined,
+    });
+  });
+
+  it('defaults DATABASE_URL to ./data/petstore.sqlite', () => {
+    const cwd = process.cwd();
+    process.chdir(folder);
+    try {
+      const config = AppConfig.fromEnvironment({ API_KEYS: 'k'.repeat(16) });
+      expect(config.database).toEqual({ type: 'sqlite', path: join(folder, 'data', 'petstore.sqlite') });
+      expect(statSync(join(folder, 'data')).isDirectory()).toBe(true);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('reads every variable', () => {
+    const config = AppConfig.fromEnvironment({
+      NODE_ENV: 'production',
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      API_KEYS: ` ${'a'.repeat(16)} ,, ${'b'.repeat(20)} `,
+      DATABASE_URL: 'postgres://pets@db.internal:5432/pets',
+      PUBLIC_BASE_URL: 'https://api.example.com/petstore/v1/',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_GRACE_MS: '2500',
+    });
+    expect({ ...config }).toEqual({
+      nodeEnv: 'production',
+      host: '0.0.0.0',
+      port: 8080,
+      apiKeys: ['a'.repeat(16), 'b'.repeat(20)],
+      generatedApiKey: undefined,
+      database: { type: 'postgres', url: 'postgres://pets@db.internal:5432/pets' },
+      publicBaseUrl: 'https://api.example.com/petstore/v1',
+      logLevel: 'warn',
+      shutdownGraceMs: 2500,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('generates one random development key when API_KEYS is unset outside production', () => {
+    const first = AppConfig.fromEnvironment({ ...base(), API_KEYS: undefined });
+    const second = AppConfig.fromEnvironment({ ...base(), API_KEYS: '' });
+    expect(first.generatedApiKey).toMatch(/^[\w-]{32}$/);
+    expect(first.apiKeys).toEqual([first.generatedApiKey]);
+    expect(second.generatedApiKey).not.toBe(first.generatedApiKey);
+  });
+
+  it.each([
+    [{ PORT: '3.5' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ HOST: '' , PORT: 'x' }, 'PORT'],
+    [{ NODE_ENV: 'prod' }, 'NODE_ENV'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+    [{ SHUTDOWN_GRACE_MS: '1e3' }, 'SHUTDOWN_GRACE_MS'],
+    [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mongodb://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: './petstore.sqlite' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://' }, 'DATABASE_URL'],
+    [{ PUBLIC_BASE_URL: 'api.example.com/v1' }, 'PUBLIC_BASE_URL'],
+    [{ PUBLIC_BASE_URL: 'ftp://api.example.com/v1' }, 'PUBLIC_BASE_URL'],
+    [{ PUBLIC_BASE_URL: 'https://api.example.com/v1?x=1' }, 'PUBLIC_BASE_URL'],
+    [{ API_KEYS: 'has a space in it!!' }, 'API_KEYS'],
+    [{ NODE_ENV: 'production', API_KEYS: ' , ' }, 'API_KEYS'],
+  ])('refuses %j, naming %s', (env, variable) => {
+    const attempt = () => AppConfig.fromEnvironment({ ...base(), ...env });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(expect.objectContaining({ variable, message: expect.stringMatching(new RegExp(`^${variable} `)) }));
+  });
+
+  it('never echoes a rejected key', () => {
+    expect(() => AppConfig.fromEnvironment({ ...base(), API_KEYS: 'secret' })).toThrow(
+      'API_KEYS entry 1 must be at least 16 printable characters without spaces',
+    );
+  });
+
+  it('refuses a database path that is a folder', () => {
+    expect(() => AppConfig.fromEnvironment({ ...base(), DATABASE_URL: `sqlite:${folder}` })).toThrow(
+      `DATABASE_URL points at ${folder}, which is not a file`,
+    );
+  });
+});

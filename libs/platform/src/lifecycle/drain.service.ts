@@ -1,0 +1,32 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Whether the service is draining for shutdown. While it drains, every
+ * response, including those of requests already in flight, carries
+ * `Connection: close`, so that each keep-alive connection ends after its
+ * current request instead of holding the shutdown until its idle timeout.
+ */
+@Injectable()
+export class Drain implements OnModuleInit {
+  private draining = false;
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onSend', async (request, reply, payload) => {
+      if (this.draining && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
+      return payload;
+    });
+  }
+
+  begin(): void {
+    this.draining = true;
+  }
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call } from './support/http-client';
+import { runService, startService, type ServiceProcess } from './support/service-process';
+import { TEST_API_KEY } from './support/test-app';
+
+/** The built service run as its own process: startup checks, signals, crashes. */
+describe('the service process', () => {
+  let folder: string;
+  let env: Record<string, string>;
+  const running: ServiceProcess[] = [];
+
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'petstore-process-'));
+    env = { API_KEYS: TEST_API_KEY, DATABASE_URL: `sqlite:${join(folder, 'data', 'petstore.sqlite')}` };
+  });
+  afterEach(async () => {
+    for (const service of running.splice(0)) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const start = async (extra: Record<string, string> = {}) => {
+    const service = await startService({ ...env, ...extra });
+    running.push(service);
+    return service;
+  };
+
+  describe('startup', () => {
+    it.each([
+      [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
+      [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535 (got "70000")'],
+      [{ NODE_ENV: 'staging' }, 'NODE_ENV must be one of development, production, test (got "staging")'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+      [{ SHUTDOWN_GRACE_MS: '-5' }, 'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000 (got "-5")'],
+      [{ DATABASE_URL: 'mysql://localhost/pets' }, 'DATABASE_URL has an unsupported scheme "mysql"'],
+      [{ DATABASE_URL: 'sqlite:/etc/hostname/pets.sqlite' }, 'DATABASE_URL points into a folder that cannot be created or written: /etc/hostname'],
+      [{ PUBLIC_BASE_URL: 'https://api.example.com/v2' }, 'PUBLIC_BASE_URL must be an http(s) URL whose path ends in /v1'],
+      [{ API_KEYS: 'short' }, 'API_KEYS entry 1 must be at least 16 printable characters without spaces'],
+      [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS must be set in production'],
+    ])('stops at once for %j, naming the variable', async (extra, message) => {
+      const { output, exited } = runService({ ...env, PORT: '0', ...extra });
+      expect(await exited).toBe(1);
+      expect(output()).toContain(`Invalid configuration: ${message}`);
+      expect(output()).not.toContain('listening');
+      expect(output()).not.toMatch(/\n\s+at /); // no stack trace
+    });
+
+    it('creates the database folder, and generates and prints a development key when API_KEYS is unset', async () => {
+      const service = await start({ API_KEYS: '', NODE_ENV: 'development' });
+      const printed = [...service.output().matchAll(/generated development key ([\w-]{32})/g)].map((match) => match[1]);
+      expect(printed).toHaveLength(1);
+      expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, printed[0])).status).toBe(200);
+      expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, TEST_API_KEY)).status).toBe(401);
+    });
+  });
+
+  describe('SIGTERM', () => {
+    it('finishes the requests in flight, closes the database and exits 0', async () => {
+      const service = await start();
+      const writes = Array.from({ length: 40 }, (_, i) =>
+        call(service.baseUrl, 'POST', '/v1/pets', { name: `drain-${i}`, categoryId: i }).catch((error: Error) => error),
+      );
+      await Promise.race(writes);
+      service.child.kill('SIGTERM');
+      const results = await Promise.all(writes);
+      expect(await service.exited).toBe(0);
+      expect(service.output()).toContain('stopped cleanly');
+
+      const acknowledged = results.filter((result) => !(result instanceof Error) && result.status === 201);
+      expect(acknowledged.length).toBeGreaterThan(0);
+      for (const result of results) {
+        // Served, or refused at the door: never a 5xx half-way.
+        if (!(result instanceof Error)) expect(result.status).toBe(201);
+      }
+      const again = await start();
+      const stored = await call(again.baseUrl, 'GET', '/v1/pets?limit=100');
+      expect(stored.body).toEqual(expect.arrayContaining(acknowledged.map((result) => result.body)));
+    });
+  });
+
+  describe('SIGKILL', () => {
+    it('loses no acknowledged pet, round after round', async () => {
+      const acknowledged: unknown[] = [];
+      for (let round = 0; round < 3; round++) {
+        const service = await start();
+        const burst = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            call(service.baseUrl, 'POST', '/v1/pets', { name: `round-${round}-${i}`, categoryId: round * 100 + i, status: 'available' }),
+          ),
+        );
+        expect(burst.map((result) => result.status)).toEqual(Array(60).fill(201));
+        acknowledged.push(...burst.map((result) => result.body));
+        // Killed right after the last 201: no shutdown hook, no close, no flush.
+        service.child.kill('SIGKILL');
+        expect(await service.exited).toBe('SIGKILL');
+      }
+
+      const restarted = await start();
+      for (const pet of acknowledged as Array<{ id: number }>) {
+        const fetched = await call(restarted.baseUrl, 'GET', `/v1/pets/${pet.id}`);
+        expect(fetched).toMatchObject({ status: 200, body: pet });
+      }
+      const write = await call(restarted.baseUrl, 'POST', '/v1/pets', { name: 'after', categoryId: 1 });
+      expect(write.status).toBe(201);
+      expect(write.body).toEqual({ id: 181, name: 'after', categoryId: 1 });
+    });
+  });
+});
