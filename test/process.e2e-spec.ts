@@ -71,7 +71,9 @@ describe('the service process', () => {
       expect(await service.exited).toBe(0);
       expect(service.output()).toContain('stopped cleanly');
 
-      const acknowledged = results.filter((result) => !(result instanceof Error) && result.status === 201);
+      const acknowledged = results.filter(
+        (result): result is Exclude<typeof result, Error> => !(result instanceof Error) && result.status === 201,
+      );
       expect(acknowledged.length).toBeGreaterThan(0);
       for (const result of results) {
         // Served, or refused at the door: never a 5xx half-way.

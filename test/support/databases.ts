@@ -42,7 +42,9 @@ export const postgres: DatabaseKind = {
     url.pathname = `/${name}`;
     return {
       url: url.href,
-      drop: () => withClient(admin.href, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+      drop: async () => {
+        await withClient(admin.href, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      },
     };
   },
 };

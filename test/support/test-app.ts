@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApplication, loadConfig, type AppConfig } from '@app/platform';
 import request from 'supertest';
 import { AppModule } from '../../apps/petstore/src/app.module';
+import { ContractRecorder } from './contract';
 import { sqlite, type DatabaseKind, type TestDatabase } from './databases';
 
 export const TEST_API_KEY = 'e2e-test-key-0123456789abcdef';
@@ -20,7 +21,8 @@ export interface TestApp {
 
 /**
  * The real application (same module, same HTTP factory as `main.ts`) on a
- * fresh database, listening on an ephemeral port of 127.0.0.1.
+ * fresh database, listening on an ephemeral port of 127.0.0.1. Closing it
+ * fails if any response it gave does not fit the OpenAPI document it serves.
  */
 export async function startTestApp(
   options: { kind?: DatabaseKind; env?: Record<string, string>; logger?: LoggerService } = {},
@@ -31,9 +33,12 @@ export async function startTestApp(
     API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
     DATABASE_URL: database.url,
     PORT: '0',
+    LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await createHttpApplication(AppModule.register(config), { logger: options.logger ?? false });
+  const app = await createHttpApplication(AppModule.register(config), config, options.logger ? { logger: options.logger } : {});
+  const contract = new ContractRecorder();
+  contract.attach(app.getHttpAdapter().getInstance());
   await app.listen(0, '127.0.0.1');
   const server = app.getHttpServer();
   return {
@@ -42,8 +47,14 @@ export async function startTestApp(
     database,
     http: () => request(server),
     async close() {
-      await app.close();
-      await database.drop();
+      try {
+        const document = await request(server).get('/v1/openapi.json');
+        const problems = contract.check(document.body);
+        if (problems.length > 0) throw new Error(`responses that break the OpenAPI document:\n${problems.join('\n')}`);
+      } finally {
+        await app.close();
+        await database.drop();
+      }
     },
   };
 }

@@ -5,9 +5,9 @@ import { AppModule } from './app.module';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const app = await createHttpApplication(AppModule.register(config));
+  const app = await createHttpApplication(AppModule.register(config), config);
   const logger = new Logger('Bootstrap');
-  installGracefulShutdown(app, config.shutdownGraceMs);
+  installGracefulShutdown(app, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
   if (config.generatedApiKey) {
     logger.warn(`API_KEYS is not set: this run accepts the generated development key ${config.generatedApiKey}`);
   }

@@ -1,16 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { routeSettingsOf } from '@app/platform';
+import { requestContext, routeSettingsOf } from '@app/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyVerifier, type Caller } from './api-key.verifier';
+import { ApiKeyVerifier } from './api-key.verifier';
 import { InvalidApiKeyError, MissingApiKeyError } from './auth.errors';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set once the bearer key has been verified. */
-    caller?: Caller;
-  }
-}
 
 export const AUTH_REALM = 'petstore';
 
@@ -19,10 +12,12 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
  * The global bearer guard: every route needs a valid API key unless it is
- * marked `@Public()`. It runs as a Fastify `onRequest` hook rather than a Nest
+ * marked `@Public()`. It runs as a Fastify `preParsing` hook rather than a Nest
  * guard, because Nest guards run after the body has been read and parsed: an
  * unauthenticated caller must get its 401 before the service spends anything
- * on its body (docs/decisions/0002-authentication-before-parsing.md).
+ * on its body (docs/decisions/0002-authentication-before-parsing.md). Being
+ * the first hook after `onRequest`, it runs after the request id, route and
+ * deprecation headers are set, so its 401s carry them.
  */
 @Injectable()
 export class BearerAuthGuard implements OnModuleInit {
@@ -33,7 +28,10 @@ export class BearerAuthGuard implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onRequest', async (request, reply) => this.authenticate(request, reply));
+    fastify.addHook('preParsing', async (request, reply, payload) => {
+      this.authenticate(request, reply);
+      return payload;
+    });
   }
 
   authenticate(request: FastifyRequest, reply: FastifyReply): void {
@@ -50,6 +48,6 @@ export class BearerAuthGuard implements OnModuleInit {
       reply.header('www-authenticate', `Bearer realm="${AUTH_REALM}", error="invalid_token"`);
       throw new InvalidApiKeyError();
     }
-    request.caller = caller;
+    requestContext(request.raw).principal = caller.keyFingerprint;
   }
 }

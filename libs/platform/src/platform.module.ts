@@ -1,19 +1,27 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { ThrottlerModule } from '@nestjs/throttler';
 import type { FastifyInstance } from 'fastify';
 import { AppConfig } from './config/app-config';
 import { ErrorFilter } from './errors/error.filter';
+import { HealthController } from './health/health.controller';
 import { DeprecationHeaders } from './http/deprecation-headers';
+import { RequestContextHooks } from './http/request-context.hooks';
 import { RouteIndex } from './http/route-index';
 import { RequestValidationPipe } from './http/validation.pipe';
 import { Drain } from './lifecycle/drain.service';
+import { loggingModule } from './logging/logging.module';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsService } from './metrics/metrics.service';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 
 /**
  * Cross-cutting services every feature relies on: the validated configuration,
- * request validation, the one error filter, the deprecation headers, and the
- * drain that graceful shutdown starts.
- * Registered as providers (`APP_*`) so the e2e tests get exactly what runs in
- * production.
+ * logs, metrics, health checks, rate limiting, request validation, the one
+ * error filter, the deprecation headers, and the drain that graceful shutdown
+ * starts. Registered as providers (`APP_*`) so the e2e tests get exactly what
+ * runs in production.
  */
 @Global()
 @Module({})
@@ -21,6 +29,15 @@ export class PlatformModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PlatformModule,
+      imports: [
+        loggingModule(config),
+        TerminusModule.forRoot({ logger: false }),
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
+          skipIf: () => config.rateLimitPerMinute === 0,
+        }),
+      ],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: AppConfig, useValue: config },
         {
@@ -31,10 +48,13 @@ export class PlatformModule {
         },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        RequestContextHooks,
         DeprecationHeaders,
+        MetricsService,
         Drain,
       ],
-      exports: [AppConfig, Drain],
+      exports: [AppConfig, Drain, MetricsService],
     };
   }
 }

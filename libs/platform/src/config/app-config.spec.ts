@@ -21,6 +21,11 @@ describe('AppConfig.fromEnvironment', () => {
       publicBaseUrl: 'http://localhost:3000/v1',
       logLevel: 'info',
       shutdownGraceMs: 10_000,
+      shutdownDelayMs: 0,
+      servers: { production: 'http://localhost:3000/v1', staging: undefined },
+      rateLimitPerMinute: 3000,
+      corsOrigins: [],
+      timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 },
       apiKeys: ['k'.repeat(16)],
       generatedApiKey: undefined,
     });
@@ -48,6 +53,13 @@ describe('AppConfig.fromEnvironment', () => {
       PUBLIC_BASE_URL: 'https://api.example.com/petstore/v1/',
       LOG_LEVEL: 'warn',
       SHUTDOWN_GRACE_MS: '2500',
+      SHUTDOWN_DELAY_MS: '1500',
+      STAGING_BASE_URL: 'https://staging.example.com/v1',
+      RATE_LIMIT_PER_MINUTE: '0',
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      HEADERS_TIMEOUT_MS: '5000',
+      REQUEST_TIMEOUT_MS: '20000',
+      KEEP_ALIVE_TIMEOUT_MS: '61000',
     });
     expect({ ...config }).toEqual({
       nodeEnv: 'production',
@@ -59,6 +71,11 @@ describe('AppConfig.fromEnvironment', () => {
       publicBaseUrl: 'https://api.example.com/petstore/v1',
       logLevel: 'warn',
       shutdownGraceMs: 2500,
+      shutdownDelayMs: 1500,
+      servers: { production: 'https://api.example.com/petstore/v1', staging: 'https://staging.example.com/v1' },
+      rateLimitPerMinute: 0,
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      timeouts: { headersMs: 5000, requestMs: 20000, keepAliveMs: 61000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -87,6 +104,15 @@ describe('AppConfig.fromEnvironment', () => {
     [{ PUBLIC_BASE_URL: 'https://api.example.com/v1?x=1' }, 'PUBLIC_BASE_URL'],
     [{ API_KEYS: 'has a space in it!!' }, 'API_KEYS'],
     [{ NODE_ENV: 'production', API_KEYS: ' , ' }, 'API_KEYS'],
+    [{ STAGING_BASE_URL: 'https://staging.example.com/' }, 'STAGING_BASE_URL'],
+    [{ PRODUCTION_BASE_URL: 'nope' }, 'PRODUCTION_BASE_URL'],
+    [{ RATE_LIMIT_PER_MINUTE: 'many' }, 'RATE_LIMIT_PER_MINUTE'],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: '*,https://app.example.com' }, 'CORS_ORIGINS'],
+    [{ HEADERS_TIMEOUT_MS: '0' }, 'HEADERS_TIMEOUT_MS'],
+    [{ HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' }, 'HEADERS_TIMEOUT_MS'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '-1' }, 'KEEP_ALIVE_TIMEOUT_MS'],
+    [{ SHUTDOWN_DELAY_MS: '20000', SHUTDOWN_GRACE_MS: '10000' }, 'SHUTDOWN_DELAY_MS'],
   ])('refuses %j, naming %s', (env, variable) => {
     const attempt = () => AppConfig.fromEnvironment({ ...base(), ...env });
     expect(attempt).toThrow(ConfigError);

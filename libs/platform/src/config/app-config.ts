@@ -31,6 +31,15 @@ export class AppConfig {
   readonly generatedApiKey?: string;
   readonly logLevel: LogLevel;
   readonly shutdownGraceMs: number;
+  /** How long a shutdown keeps serving (readiness 503) before it stops accepting connections. */
+  readonly shutdownDelayMs: number;
+  /** The deployments the OpenAPI document lists as servers, each ending in `/v1`. */
+  readonly servers: { readonly production: string; readonly staging?: string };
+  /** Requests per minute per API key; 0 turns rate limiting off. */
+  readonly rateLimitPerMinute: number;
+  /** Origins allowed by CORS; empty turns CORS off, `['*']` allows any. */
+  readonly corsOrigins: readonly string[];
+  readonly timeouts: { readonly headersMs: number; readonly requestMs: number; readonly keepAliveMs: number };
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -47,16 +56,35 @@ export class AppConfig {
       throw new ConfigError('API_KEYS', 'must be set in production (comma-separated keys)');
     }
     const generatedApiKey = configuredKeys.length === 0 ? randomBytes(24).toString('base64url') : undefined;
+    const publicBase = baseUrl(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}/v1`;
+    const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 600_000);
+    const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 600_000);
+    if (headersMs > requestMs) {
+      throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${headersMs} > ${requestMs})`);
+    }
+    const shutdownGraceMs = integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000);
+    const shutdownDelayMs = integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000);
+    if (shutdownDelayMs >= shutdownGraceMs && shutdownDelayMs > 0) {
+      throw new ConfigError('SHUTDOWN_DELAY_MS', `must be shorter than SHUTDOWN_GRACE_MS (${shutdownDelayMs} >= ${shutdownGraceMs})`);
+    }
     return new AppConfig({
       nodeEnv,
       host,
       port,
-      publicBaseUrl: publicBaseUrl(env, `http://localhost:${port}/v1`),
+      publicBaseUrl: publicBase,
+      servers: {
+        production: baseUrl(env, 'PRODUCTION_BASE_URL') ?? publicBase,
+        staging: baseUrl(env, 'STAGING_BASE_URL'),
+      },
       database: parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/petstore.sqlite'),
       apiKeys: generatedApiKey ? [generatedApiKey] : configuredKeys,
       generatedApiKey,
       logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-      shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+      shutdownGraceMs,
+      shutdownDelayMs,
+      rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
+      corsOrigins: corsOrigins(env),
+      timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1, 600_000) },
     } as AppConfig);
   }
 }
@@ -106,17 +134,41 @@ function apiKeys(env: Environment): string[] {
   return keys;
 }
 
-function publicBaseUrl(env: Environment, fallback: string): string {
-  const value = raw(env, 'PUBLIC_BASE_URL') ?? fallback;
+function baseUrl(env: Environment, name: string): string | undefined {
+  const value = raw(env, name);
+  if (value === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('PUBLIC_BASE_URL', `must be an absolute http(s) URL (got "${value}")`);
+    throw new ConfigError(name, `must be an absolute http(s) URL (got "${value}")`);
   }
   const path = url.pathname.replace(/\/$/, '');
   if (!['http:', 'https:'].includes(url.protocol) || !path.endsWith('/v1') || url.search || url.hash) {
-    throw new ConfigError('PUBLIC_BASE_URL', `must be an http(s) URL whose path ends in /v1 (got "${value}")`);
+    throw new ConfigError(name, `must be an http(s) URL whose path ends in /v1 (got "${value}")`);
   }
   return `${url.origin}${path}`;
+}
+
+function corsOrigins(env: Environment): string[] {
+  const origins = (raw(env, 'CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  if (origins.includes('*')) {
+    if (origins.length > 1) throw new ConfigError('CORS_ORIGINS', 'must be * alone or a list of origins');
+    return origins;
+  }
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError('CORS_ORIGINS', `entries must be origins like https://app.example.com (got "${origin}")`);
+    }
+  }
+  return origins;
 }

@@ -6,6 +6,7 @@ export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   unauthenticated: 401,
   not_found: 404,
   conflict: 409,
+  rate_limited: 429,
   unavailable: 503,
 };
 
@@ -23,7 +24,13 @@ export const PLATFORM_ERROR_CODES = {
   methodNotAllowed: 'method_not_allowed',
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
+  rateLimited: 'rate_limited',
+  notReady: 'not_ready',
+  shuttingDown: 'shutting_down',
   internalError: 'internal_error',
 } as const;
 
 export type PlatformErrorCode = (typeof PLATFORM_ERROR_CODES)[keyof typeof PLATFORM_ERROR_CODES];
+
+/** Seconds a client is asked to wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 2;

@@ -4,7 +4,7 @@ import { RouteIndex } from '../http/route-index';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 import { AppError } from './app-error';
 import type { ErrorBody } from './error-body';
-import { PLATFORM_ERROR_CODES as CODES, STATUS_OF_KIND } from './error-catalogue';
+import { PLATFORM_ERROR_CODES as CODES, RETRY_AFTER_SECONDS, STATUS_OF_KIND } from './error-catalogue';
 
 /** Fastify's own request errors, by their `code`, in the contract's words. */
 const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>> = {
@@ -62,6 +62,7 @@ export class ErrorFilter implements ExceptionFilter {
 
   private toErrorBody(exception: unknown, request: FastifyRequest, reply: FastifyReply): ErrorBody {
     if (exception instanceof AppError) {
+      if (exception.kind === 'unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return { code: exception.code, message: exception.message, status: STATUS_OF_KIND[exception.kind] };
     }
     if (exception instanceof NotFoundException && request.is404) {

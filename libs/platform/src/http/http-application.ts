@@ -1,7 +1,12 @@
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import helmet from '@fastify/helmet';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import type { AppConfig } from '../config/app-config';
+import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES } from './http-limits';
+import { requestIdOf } from './request-id';
 
 /**
  * Creates the Nest application on Fastify with the HTTP settings of the
@@ -10,6 +15,7 @@ import { MAX_BODY_BYTES } from './http-limits';
  */
 export async function createHttpApplication(
   rootModule: Type | DynamicModule,
+  config: AppConfig,
   options: { logger?: LoggerService | false } = {},
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -21,13 +27,51 @@ export async function createHttpApplication(
     // Fastify would answer requests that arrive while it closes with a 503 of
     // its own shape; they are served instead, each with `Connection: close`.
     return503OnClosing: false,
+    genReqId: requestIdOf,
+    // Slow or stalled clients are cut off without holding the others up.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    connectionTimeout: config.timeouts.requestMs + config.timeouts.keepAliveMs,
   });
   // JSON only: every other media type is answered 415 (Fastify would also take text/plain).
   adapter.getInstance().removeContentTypeParser('text/plain');
-  return NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     // Nest would add an urlencoded parser; Fastify's JSON parser is kept instead.
     bodyParser: false,
     abortOnError: false,
+    bufferLogs: options.logger === undefined,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
+  if (options.logger === undefined) app.useLogger(app.get(Logger));
+  app.getHttpServer().headersTimeout = config.timeouts.headersMs;
+
+  await app.register(helmet as never, {
+    // A JSON API plus Swagger UI served from this origin: nothing else may load.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // Swagger UI is also served over plain HTTP in development.
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: config.nodeEnv === 'production',
+  });
+  if (config.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
+      methods: ['GET', 'HEAD', 'POST'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Deprecation', 'Sunset', 'Link', 'WWW-Authenticate'],
+      maxAge: 600,
+    });
+  }
+  setupOpenApi(app, config);
+  return app;
 }

@@ -12,6 +12,8 @@ export interface RouteSettings {
 }
 
 export interface DeprecationNotice {
+  /** The operation's name in the contract (`getPet`), for metrics. */
+  operationId: string;
   /** When the operation was deprecated (RFC 9745 `Deprecation`). */
   since: Date;
   /** When it stops being served (RFC 8594 `Sunset`). */

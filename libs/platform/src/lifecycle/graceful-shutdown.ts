@@ -7,18 +7,19 @@ import { Drain } from './drain.service';
 const IDLE_SWEEP_MS = 100;
 
 /**
- * On SIGTERM or SIGINT: stop accepting connections, let in-flight requests
- * finish (each answered with `Connection: close`), close the database through
- * the modules' destroy hooks, then exit 0. If that takes longer than
- * `graceMs`, exit 1 rather than hang.
+ * On SIGTERM or SIGINT: readiness turns 503 at once and every response carries
+ * `Connection: close`; after `delayMs` (time for load balancers to notice) the
+ * server stops accepting connections, lets in-flight requests finish, closes
+ * the database through the modules' destroy hooks, and the process exits 0.
+ * If all that takes longer than `graceMs`, it exits 1 rather than hang.
  */
-export function installGracefulShutdown(app: NestFastifyApplication, graceMs: number): void {
+export function installGracefulShutdown(app: NestFastifyApplication, { graceMs, delayMs }: { graceMs: number; delayMs: number }): void {
   const logger = new Logger('Shutdown');
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.log(`${signal} received: draining in-flight requests (grace ${graceMs} ms)`);
+    logger.log(`${signal} received: draining (readiness now 503; closing in ${delayMs} ms, grace ${graceMs} ms)`);
     setTimeout(() => {
       logger.error(`still busy after ${graceMs} ms: exiting`);
       process.exit(1);
@@ -28,7 +29,8 @@ export function installGracefulShutdown(app: NestFastifyApplication, graceMs: nu
     // A connection that goes idle after its last response would otherwise
     // keep server.close() waiting for its keep-alive timeout.
     setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
-    app.close().then(
+    const delay = new Promise((resolve) => setTimeout(resolve, delayMs));
+    delay.then(() => app.close()).then(
       () => {
         logger.log('stopped cleanly');
         process.exit(0);

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
 import { PET_NAME_MAX_LENGTH } from '../../domain/pet';
 import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
@@ -5,13 +6,23 @@ import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status'
 const CATEGORY_RULE = `categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
 
 /** The NewPet body of `POST /v1/pets`. Types are never coerced: `"5"` is not a categoryId. */
+@ApiSchema({ name: 'NewPet', description: 'A pet to add. Unknown properties are refused.' })
 export class CreatePetDto {
+  @ApiProperty({ minLength: 1, maxLength: PET_NAME_MAX_LENGTH, description: "The pet's name.", example: 'Rex' })
   // class-validator checks the lowest decorator first, and stops at the first failure.
   @IsDefined({ message: 'name is required' })
   @Length(1, PET_NAME_MAX_LENGTH, { message: `name must be 1 to ${PET_NAME_MAX_LENGTH} characters long` })
   @IsString({ message: 'name must be a string' })
   name: string;
 
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Identifier of the category the pet belongs to; larger magnitudes are refused, never rounded.',
+    example: 3,
+  })
   @IsDefined({ message: 'categoryId is required' })
   @IsInt({ message: CATEGORY_RULE })
   @Min(-Number.MAX_SAFE_INTEGER, { message: CATEGORY_RULE })
@@ -19,6 +30,7 @@ export class CreatePetDto {
   categoryId: number;
 
   /** Optional, but never null: leave it out for "no status". */
+  @ApiPropertyOptional({ enum: PET_STATUS_VALUES, enumName: 'PetStatus' })
   @ValidateIf((pet: CreatePetDto) => pet.status !== undefined)
   @IsIn(PET_STATUS_VALUES, { message: `status must be one of ${PET_STATUS_VALUES.join(', ')}` })
   status?: PetStatusValue;

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../application/pets.service';
@@ -5,9 +6,17 @@ import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status'
 
 const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`;
 
-/** `GET /v1/pets?limit=&status=`: a repeated or empty parameter is invalid, not ignored. */
+/** `GET /v1/pets?limit=&status=`: a repeated, empty or unknown parameter is invalid, not ignored. */
 export class ListPetsQuery {
-  /** Page size, default {@link DEFAULT_PAGE_SIZE}. Only plain decimal digits are read as a number. */
+  /** Only plain decimal digits are read as a number. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    description: 'How many pets to return at most.',
+  })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))
   @IsInt({ message: LIMIT_RULE })
@@ -15,6 +24,7 @@ export class ListPetsQuery {
   @Max(MAX_PAGE_SIZE, { message: LIMIT_RULE })
   limit?: number = DEFAULT_PAGE_SIZE;
 
+  @ApiPropertyOptional({ enum: PET_STATUS_VALUES, enumName: 'PetStatus', description: 'Only pets with this status.' })
   @IsOptional()
   @IsIn(PET_STATUS_VALUES, { message: `status must be one of ${PET_STATUS_VALUES.join(', ')}` })
   status?: PetStatusValue;

@@ -1,11 +1,20 @@
-import type { Pet } from '../../domain/pet';
-import type { PetStatusValue } from '../../domain/pet-status';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { PET_NAME_MAX_LENGTH, type Pet } from '../../domain/pet';
+import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
 
 /** The Pet of the contract. A pet without a status has no `status` property at all. */
-export interface PetResponse {
+@ApiSchema({ name: 'Pet' })
+export class PetResponse {
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1, description: 'Assigned by the service on creation.', example: 1 })
   id: number;
+
+  @ApiProperty({ minLength: 1, maxLength: PET_NAME_MAX_LENGTH, example: 'Rex' })
   name: string;
+
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, example: 3 })
   categoryId: number;
+
+  @ApiPropertyOptional({ enum: PET_STATUS_VALUES, enumName: 'PetStatus', description: 'Absent when the pet has none.' })
   status?: PetStatusValue;
 }
 

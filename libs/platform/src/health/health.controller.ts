@@ -1,0 +1,49 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
+import { SkipThrottle } from '@nestjs/throttler';
+import { AppError } from '../errors/app-error';
+import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+import { Public } from '../http/public.decorator';
+import { Drain } from '../lifecycle/drain.service';
+
+/** How long readiness waits for the database before calling it down. */
+const DATABASE_PING_TIMEOUT_MS = 1_000;
+
+/**
+ * Liveness and readiness for load balancers and orchestrators, outside `/v1`
+ * and without a key. Readiness fails (503, Error shape) while the database does
+ * not answer and as soon as a shutdown starts.
+ */
+@ApiExcludeController()
+@SkipThrottle()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly drain: Drain,
+  ) {}
+
+  @Get('live')
+  @Public()
+  @Header('cache-control', 'no-store')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @Public()
+  @HealthCheck()
+  @Header('cache-control', 'no-store')
+  async ready(): Promise<HealthCheckResult> {
+    if (this.drain.isDraining) {
+      throw new AppError('unavailable', PLATFORM_ERROR_CODES.shuttingDown, 'the service is shutting down');
+    }
+    try {
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS })]);
+    } catch (error) {
+      throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, 'not ready: the database does not answer', { cause: error });
+    }
+  }
+}

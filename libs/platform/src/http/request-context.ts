@@ -1,0 +1,24 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * What the platform learns about a request while serving it, for the request
+ * log line and the metrics. Keyed by Node's request object, which the log
+ * middleware and Fastify share.
+ */
+export interface RequestContext {
+  /** The route template (`/v1/pets/:petId`), or `unmatched`. */
+  route?: string;
+  /** A non-secret identifier of the authenticated caller (an API key's fingerprint). */
+  principal?: string;
+}
+
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
+
+export function requestContext(raw: IncomingMessage): RequestContext {
+  let context = contexts.get(raw);
+  if (!context) {
+    context = {};
+    contexts.set(raw, context);
+  }
+  return context;
+}
