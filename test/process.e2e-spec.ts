@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -85,6 +86,30 @@ describe('the service process', () => {
     });
   });
 
+  describe('SIGTERM behind a load balancer', () => {
+    it('turns readiness 503 at once, keeps serving with Connection: close for SHUTDOWN_DELAY_MS, then exits 0', async () => {
+      const service = await start({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: '5000' });
+      expect((await raw(service.baseUrl, '/health/ready')).status).toBe(200);
+      const signalled = Date.now();
+      service.child.kill('SIGTERM');
+      await new Promise((wait) => setTimeout(wait, 200));
+
+      const ready = await raw(service.baseUrl, '/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.headers).toMatchObject({ 'retry-after': '2', connection: 'close' });
+      expect(JSON.parse(ready.body)).toEqual({ code: 'shutting_down', message: 'the service is shutting down', status: 503 });
+
+      const served = await raw(service.baseUrl, '/v1/pets', { authorization: `Bearer ${TEST_API_KEY}` });
+      expect(served.status).toBe(200);
+      expect(served.headers.connection).toBe('close');
+      expect(JSON.parse(served.body)).toEqual([]);
+
+      expect(await service.exited).toBe(0);
+      const took = Date.now() - signalled;
+      expect(took).toBeGreaterThanOrEqual(1400); // the delay was kept; exit 0 proves the grace was too
+    });
+  });
+
   describe('SIGKILL', () => {
     it('loses no acknowledged pet, round after round', async () => {
       const acknowledged: unknown[] = [];
@@ -113,3 +138,16 @@ describe('the service process', () => {
     });
   });
 });
+
+/** A plain HTTP/1.1 GET, to see the Connection header that fetch hides. */
+function raw(baseUrl: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolvePromise, reject) => {
+    const req = request(`${baseUrl}${path}`, { headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

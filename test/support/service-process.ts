@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 export const MAIN_JS = resolve(__dirname, '../../dist/apps/petstore/src/main.js');
@@ -46,4 +47,27 @@ export function runService(env: Record<string, string>) {
     child.on('exit', (code, signal) => resolvePromise(code ?? signal ?? 'unknown')),
   );
   return { child, output: () => text, exited };
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+/** Polls `/health/live` until it answers 200 (for runs that print no "listening" line). */
+export async function waitUntilLive(baseUrl: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`${baseUrl}/health/live`).then((response) => response.ok, () => false);
+    if (ok) return;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  throw new Error(`${baseUrl} did not become live within ${timeoutMs} ms`);
 }

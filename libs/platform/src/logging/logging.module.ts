@@ -7,7 +7,8 @@ import { requestContext } from '../http/request-context';
 /**
  * Structured JSON logs with pino on stdout: Nest's own log lines, and one line
  * per request with its id, method, route, status, latency and the caller's key
- * fingerprint. Headers are never serialised, so no credential can reach a line.
+ * fingerprint. Headers and query strings are never serialised, so no
+ * credential can reach a line.
  */
 export function loggingModule(config: AppConfig): DynamicModule {
   return LoggerModule.forRoot({
@@ -17,7 +18,8 @@ export function loggingModule(config: AppConfig): DynamicModule {
       level: config.logLevel,
       // Fastify has already given the request its id (see requestIdOf); pino-http reuses it.
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        // The path only: query strings can carry what does not belong in logs (a key pasted as ?api_key=).
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?', 1)[0] }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       // Belt and braces: the serializers above already leave headers out.

@@ -17,7 +17,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
     .setTitle('Pet Store')
     .setDescription('A pet catalogue: list, add and fetch pets. Every operation needs a bearer API key.')
     .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' }, 'bearer')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key: `Authorization: Bearer <key>`.' }, 'bearer')
     .addSecurityRequirements('bearer')
     .addServer(config.servers.production, 'Production');
   if (config.servers.staging) builder.addServer(config.servers.staging, 'Staging');

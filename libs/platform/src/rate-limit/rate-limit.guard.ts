@@ -20,6 +20,11 @@ export class RateLimitGuard extends ThrottlerGuard {
     return principal ? `key:${principal}` : `ip:${fastifyRequest.ip}`;
   }
 
+  /** One budget per caller across every operation (the default would keep one per handler). */
+  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+    return `${throttlerName}:${tracker}`;
+  }
+
   protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     reply.header('ratelimit-limit', String(detail.limit));

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, runService, startService, waitUntilLive, type ServiceProcess } from './support/service-process';
+import { OTHER_API_KEY, TEST_API_KEY } from './support/test-app';
+
+const WRONG_KEY = 'wrong-but-secret-looking-key-123456';
+const BASIC = Buffer.from(`admin:${TEST_API_KEY}`).toString('base64');
+
+/** What the built service writes on stdout, as an operator's log shipper reads it. */
+describe('logs', () => {
+  let folder: string;
+  let service: ServiceProcess;
+  let lines: Array<Record<string, any>>;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'petstore-logs-'));
+    service = await startService({
+      API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
+      DATABASE_URL: `sqlite:${join(folder, 'petstore.sqlite')}`,
+      LOG_LEVEL: 'info',
+    });
+    const send = (path: string, headers: Record<string, string>, init: RequestInit = {}) =>
+      fetch(`${service.baseUrl}${path}`, { ...init, headers });
+    await send('/v1/pets', { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', 'x-request-id': 'create-1' }, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    });
+    await send('/v1/pets?limit=1', { authorization: `Bearer ${OTHER_API_KEY}`, 'x-request-id': 'list-1' });
+    await send('/v1/pets/1', { authorization: `bearer ${TEST_API_KEY}`, 'x-request-id': 'get-1' });
+    await send('/v1/pets', { authorization: `Bearer ${WRONG_KEY}`, 'x-request-id': 'wrong-1' });
+    await send(`/v1/pets?api_key=${WRONG_KEY}x`, { authorization: `Basic ${BASIC}`, 'x-request-id': 'basic-1' });
+    await send('/v1/pets', { 'x-request-id': 'has spaces, so replaced' });
+    service.child.kill('SIGTERM');
+    await service.exited;
+    lines = service.output().trim().split('\n').map((line) => JSON.parse(line));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('are JSON, one object per line', () => {
+    expect(lines.length).toBeGreaterThan(6);
+    for (const line of lines) expect(line).toMatchObject({ level: expect.any(Number), time: expect.any(Number), msg: expect.any(String) });
+  });
+
+  it('have one line per request with id, method, route, status, latency and key fingerprint', () => {
+    const requests = lines.filter((line) => line.msg === 'request completed');
+    expect(requests.map((line) => line.req.id).slice(0, 5)).toEqual(['create-1', 'list-1', 'get-1', 'wrong-1', 'basic-1']);
+    const [create, list, get, wrong] = requests;
+    expect(create).toMatchObject({
+      level: 30,
+      reqId: 'create-1',
+      req: { id: 'create-1', method: 'POST', path: '/v1/pets' },
+      route: '/v1/pets',
+      res: { statusCode: 201 },
+      responseTime: expect.any(Number),
+      keyFingerprint: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
+    expect(list.keyFingerprint).toMatch(/^[0-9a-f]{12}$/);
+    expect(list.keyFingerprint).not.toBe(create.keyFingerprint);
+    expect(get).toMatchObject({ route: '/v1/pets/:petId', res: { statusCode: 200 }, keyFingerprint: create.keyFingerprint });
+    expect(wrong).toMatchObject({ route: '/v1/pets', res: { statusCode: 401 } });
+    expect(wrong).not.toHaveProperty('keyFingerprint');
+    expect(requests[5].req.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never contain a key, a credential or the Authorization header', () => {
+    const text = service.output();
+    for (const secret of [TEST_API_KEY, OTHER_API_KEY, WRONG_KEY, BASIC]) expect(text).not.toContain(secret);
+    expect(text.toLowerCase()).not.toContain('authorization');
+    expect(text.toLowerCase()).not.toContain('bearer');
+  });
+});
+
+describe('LOG_LEVEL', () => {
+  it('silences request lines at warn', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-logs-'));
+    try {
+      const port = await freePort();
+      const service = runService({ API_KEYS: TEST_API_KEY, DATABASE_URL: `sqlite:${join(folder, 'p.sqlite')}`, LOG_LEVEL: 'warn', PORT: String(port) });
+      await waitUntilLive(`http://127.0.0.1:${port}`);
+      const response = await fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+      expect(response.status).toBe(200);
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+      expect(service.output()).not.toContain('request completed');
+      expect(service.output()).not.toContain('listening');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,116 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+const errorResponse = (status: number) => ({ [status]: expect.objectContaining({ content: { 'application/json': { schema: ERROR_REF } } }) });
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let document: any;
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: { PRODUCTION_BASE_URL: 'https://api.example.com/v1', STAGING_BASE_URL: 'https://staging.example.com/v1' },
+    });
+    document = (await t.http().get('/v1/openapi.json')).body;
+  });
+  afterAll(() => t?.close());
+
+  it('is served at /v1/openapi.json without a key', async () => {
+    const response = await t.http().get('/v1/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body).toEqual(document);
+  });
+
+  it('is a valid OpenAPI 3 document', async () => {
+    const validated = await SwaggerParser.validate(structuredClone(document));
+    expect(validated.openapi).toMatch(/^3\./);
+  });
+
+  it('states version 1.0.0 and the configured production and staging servers', () => {
+    expect(document.info).toMatchObject({ title: 'Pet Store', version: '1.0.0' });
+    expect(document.servers).toEqual([
+      { url: 'https://api.example.com/v1', description: 'Production' },
+      { url: 'https://staging.example.com/v1', description: 'Staging' },
+    ]);
+  });
+
+  it('has exactly the three operations, relative to the /v1 servers', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(['/pets', '/pets/{petId}']);
+    expect(document.paths['/pets'].get.operationId).toBe('listPets');
+    expect(document.paths['/pets'].post.operationId).toBe('createPet');
+    expect(document.paths['/pets/{petId}'].get.operationId).toBe('getPet');
+    expect(Object.keys(document.paths['/pets']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(document.paths['/pets/{petId}'])).toEqual(['get']);
+  });
+
+  it('applies the bearer scheme to every operation', () => {
+    expect(document.components.securitySchemes).toEqual({
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key: `Authorization: Bearer <key>`.' },
+    });
+    expect(document.security).toEqual([{ bearer: [] }]);
+    for (const operation of [document.paths['/pets'].get, document.paths['/pets'].post, document.paths['/pets/{petId}'].get]) {
+      expect(operation.security).toEqual([{ bearer: [] }]);
+    }
+  });
+
+  it('describes listPets: limit 1..100 default 20, the status filter, an array of Pet', () => {
+    const operation = document.paths['/pets'].get;
+    expect(operation.deprecated).toBeUndefined();
+    expect(operation.parameters).toEqual([
+      expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20 } }),
+      expect.objectContaining({ name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } }),
+    ]);
+    expect(operation.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Pet' } });
+    expect(operation.responses).toMatchObject({ ...errorResponse(400), ...errorResponse(401), ...errorResponse(429), ...errorResponse(500), ...errorResponse(503) });
+  });
+
+  it('describes createPet: a required NewPet body, 201 with Location, and its errors', () => {
+    const operation = document.paths['/pets'].post;
+    expect(operation.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } });
+    expect(operation.responses['201']).toMatchObject({
+      headers: { Location: expect.objectContaining({ schema: expect.objectContaining({ type: 'string' }) }) },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+    });
+    expect(operation.responses).toMatchObject({
+      ...errorResponse(400), ...errorResponse(401), ...errorResponse(413), ...errorResponse(415), ...errorResponse(429), ...errorResponse(500),
+    });
+  });
+
+  it('describes getPet as deprecated, with an int64 petId, 404 and the deprecation headers', () => {
+    const operation = document.paths['/pets/{petId}'].get;
+    expect(operation.deprecated).toBe(true);
+    expect(operation.parameters).toEqual([
+      expect.objectContaining({ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }),
+    ]);
+    expect(Object.keys(operation.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
+    expect(operation.responses).toMatchObject({ ...errorResponse(400), ...errorResponse(401), ...errorResponse(404) });
+  });
+
+  it('defines PetStatus, NewPet, Pet and Error as the contract does', () => {
+    const { PetStatus, NewPet, Pet, Error } = document.components.schemas;
+    expect(PetStatus).toEqual({ type: 'string', enum: ['available', 'pending', 'sold'] });
+    expect(NewPet.required).toEqual(['name', 'categoryId']);
+    expect(NewPet.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+    expect(NewPet.properties.categoryId).toMatchObject({
+      type: 'integer', format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER,
+    });
+    expect(JSON.stringify(NewPet.properties.status)).toContain('"$ref":"#/components/schemas/PetStatus"');
+    expect(JSON.stringify(Pet.properties.status)).toContain('"$ref":"#/components/schemas/PetStatus"');
+    expect(Pet.required).toEqual(['id', 'name', 'categoryId']);
+    expect(Pet.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(Error.required).toEqual(['code', 'message', 'status']);
+    expect(Error.properties).toMatchObject({ code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } });
+  });
+
+  it('serves Swagger UI at /docs without a key', async () => {
+    const page = await t.http().get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('swagger-ui');
+    const init = await t.http().get('/docs/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('listPets');
+  });
+});
