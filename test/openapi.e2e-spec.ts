@@ -24,7 +24,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('is a valid OpenAPI 3 document', async () => {
-    const validated = await SwaggerParser.validate(structuredClone(document));
+    const validated = (await SwaggerParser.validate(structuredClone(document))) as { openapi?: string };
     expect(validated.openapi).toMatch(/^3\./);
   });
 

@@ -17,6 +17,9 @@ describe('NewPet', () => {
   it.each([
     [{ name: '', categoryId: 1 }, 'name must be 1 to 255 characters long'],
     [{ name: 'x'.repeat(256), categoryId: 1 }, 'name must be 1 to 255 characters long'],
+    [{ name: 'Rex\ud800', categoryId: 1 }, 'name must be well-formed Unicode (no lone surrogates)'],
+    [{ name: 'Rex\u0000', categoryId: 1 }, 'name must not contain control characters'],
+    [{ name: 'Re\nx', categoryId: 1 }, 'name must not contain control characters'],
     [{ name: 'Rex', categoryId: 1.5 }, 'categoryId must be an integer'],
     [{ name: 'Rex', categoryId: Number.MAX_SAFE_INTEGER + 1 }, 'categoryId must be an integer'],
     [{ name: 'Rex', categoryId: Number.NaN }, 'categoryId must be an integer'],

@@ -18,10 +18,8 @@ export class NewPet {
   ) {}
 
   static create({ name, categoryId, status }: PetProps): NewPet {
-    const length = [...name].length;
-    if (length < 1 || length > PET_NAME_MAX_LENGTH) {
-      throw new InvalidPetError(`name must be 1 to ${PET_NAME_MAX_LENGTH} characters long`);
-    }
+    const problem = petNameProblem(name);
+    if (problem) throw new InvalidPetError(problem);
     // Category identifiers travel as JSON numbers: only what a double holds exactly is accepted.
     if (!Number.isSafeInteger(categoryId)) {
       throw new InvalidPetError(`categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`);
@@ -43,6 +41,19 @@ export class Pet {
     if (!isPetId(id)) throw new InvalidPetError(`a pet id is a positive integer (got ${id})`);
     return new Pet(id, pet.name, pet.categoryId, pet.status);
   }
+}
+
+/**
+ * What is wrong with a pet name, if anything: 1 to 255 characters (code
+ * points), well-formed Unicode (a lone surrogate would be stored as U+FFFD,
+ * so the pet would not come back as it was sent), no control characters.
+ */
+export function petNameProblem(name: string): string | undefined {
+  const length = [...name].length;
+  if (length < 1 || length > PET_NAME_MAX_LENGTH) return `name must be 1 to ${PET_NAME_MAX_LENGTH} characters long`;
+  if (!name.isWellFormed()) return 'name must be well-formed Unicode (no lone surrogates)';
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'name must not contain control characters';
+  return undefined;
 }
 
 /** Ids are positive int64 values assigned by the database, kept exact in a JavaScript number. */

@@ -60,6 +60,7 @@ describe('AppConfig.fromEnvironment', () => {
       HEADERS_TIMEOUT_MS: '5000',
       REQUEST_TIMEOUT_MS: '20000',
       KEEP_ALIVE_TIMEOUT_MS: '61000',
+      DATABASE_TIMEOUT_MS: '750',
     });
     expect({ ...config }).toEqual({
       nodeEnv: 'production',
@@ -68,6 +69,7 @@ describe('AppConfig.fromEnvironment', () => {
       apiKeys: ['a'.repeat(16), 'b'.repeat(20)],
       generatedApiKey: undefined,
       database: { type: 'postgres', url: 'postgres://pets@db.internal:5432/pets' },
+      databaseTimeoutMs: 750,
       publicBaseUrl: 'https://api.example.com/petstore/v1',
       logLevel: 'warn',
       shutdownGraceMs: 2500,
@@ -112,6 +114,7 @@ describe('AppConfig.fromEnvironment', () => {
     [{ HEADERS_TIMEOUT_MS: '0' }, 'HEADERS_TIMEOUT_MS'],
     [{ HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' }, 'HEADERS_TIMEOUT_MS'],
     [{ KEEP_ALIVE_TIMEOUT_MS: '-1' }, 'KEEP_ALIVE_TIMEOUT_MS'],
+    [{ DATABASE_TIMEOUT_MS: '10' }, 'DATABASE_TIMEOUT_MS'],
     [{ SHUTDOWN_DELAY_MS: '20000', SHUTDOWN_GRACE_MS: '10000' }, 'SHUTDOWN_DELAY_MS'],
   ])('refuses %j, naming %s', (env, variable) => {
     const attempt = () => AppConfig.fromEnvironment({ ...base(), ...env });

@@ -25,6 +25,8 @@ export class AppConfig {
   /** This deployment's public base address, ending in `/v1`. */
   readonly publicBaseUrl: string;
   readonly database: DatabaseLocation;
+  /** How long a query may wait for a lock or a connection before the request is answered 503. */
+  readonly databaseTimeoutMs: number;
   /** Keys accepted as bearer credentials. */
   readonly apiKeys: readonly string[];
   /** Set when no `API_KEYS` were given outside production: the one key then accepted. */
@@ -77,6 +79,7 @@ export class AppConfig {
         staging: baseUrl(env, 'STAGING_BASE_URL'),
       },
       database: parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/petstore.sqlite'),
+      databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 3_000, 100, 600_000),
       apiKeys: generatedApiKey ? [generatedApiKey] : configuredKeys,
       generatedApiKey,
       logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -1,9 +1,6 @@
 import type { DataSourceOptions, MixedList } from 'typeorm';
 import type { DatabaseLocation } from '../config/database-url';
 
-/** How long a SQLite write waits for another writer's lock before failing. */
-export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
-
 /**
  * TypeORM options for either database. The schema comes only from migrations,
  * run at startup; `synchronize` stays off.
@@ -11,6 +8,7 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 export function dataSourceOptions(
   location: DatabaseLocation,
   migrations: MixedList<Function>,
+  timeoutMs: number,
 ): DataSourceOptions {
   const common = { synchronize: false, migrationsRun: false, migrations, logging: false } as const;
   if (location.type === 'sqlite') {
@@ -19,8 +17,16 @@ export function dataSourceOptions(
       type: 'sqlite',
       database: location.path,
       enableWAL: true,
-      busyTimeout: SQLITE_BUSY_TIMEOUT_MS,
+      // A query waits this long for another process's lock (a backup, say), then fails as unavailable.
+      busyTimeout: timeoutMs,
     };
   }
-  return { ...common, type: 'postgres', url: location.url, extra: { max: 10 } };
+  return {
+    ...common,
+    type: 'postgres',
+    url: location.url,
+    // Bounded waits everywhere: for a connection, for the server's answer, for a statement.
+    connectTimeoutMS: timeoutMs,
+    extra: { max: 10, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, statement_timeout: timeoutMs },
+  };
 }

@@ -23,7 +23,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions(config.database, migrations),
+            ...dataSourceOptions(config.database, migrations, config.databaseTimeoutMs),
             autoLoadEntities: true,
             // Fail fast on SQLite; give a PostgreSQL server a few seconds to come up.
             retryAttempts: config.database.type === 'postgres' ? 5 : 0,

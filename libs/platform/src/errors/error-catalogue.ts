@@ -28,6 +28,8 @@ export const PLATFORM_ERROR_CODES = {
   notReady: 'not_ready',
   shuttingDown: 'shutting_down',
   internalError: 'internal_error',
+  uriTooLong: 'uri_too_long',
+  databaseUnavailable: 'database_unavailable',
 } as const;
 
 export type PlatformErrorCode = (typeof PLATFORM_ERROR_CODES)[keyof typeof PLATFORM_ERROR_CODES];

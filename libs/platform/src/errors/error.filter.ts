@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { RouteIndex } from '../http/route-index';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 import { AppError } from './app-error';
@@ -32,6 +33,7 @@ const CODE_OF_STATUS: Readonly<Record<number, string>> = {
   404: CODES.routeNotFound,
   405: CODES.methodNotAllowed,
   413: CODES.payloadTooLarge,
+  414: CODES.uriTooLong,
   415: CODES.unsupportedMediaType,
 };
 
@@ -73,6 +75,11 @@ export class ErrorFilter implements ExceptionFilter {
       const known = FASTIFY_ERRORS[fastifyCode(exception.cause) ?? ''];
       if (known) return { ...known, status };
       return { code: CODE_OF_STATUS[status] ?? CODES.badRequest, message: messageOf(exception), status };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      this.logger.warn({ err: exception, method: request.method, url: request.url }, 'database unavailable');
+      return { code: CODES.databaseUnavailable, message: 'the database is unavailable; retry shortly', status: 503 };
     }
     return { code: CODES.internalError, message: 'internal server error', status: 500 };
   }

@@ -28,7 +28,13 @@ export async function createHttpApplication(
     // its own shape; they are served instead, each with `Connection: close`.
     return503OnClosing: false,
     genReqId: requestIdOf,
-    // Slow or stalled clients are cut off without holding the others up.
+    // Slow or stalled clients are cut off without holding the others up. Node
+    // checks these timeouts every connectionsCheckingInterval (30 s by default).
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      requestTimeout: config.timeouts.requestMs,
+      connectionsCheckingInterval: Math.min(1_000, config.timeouts.headersMs),
+    },
     requestTimeout: config.timeouts.requestMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
     connectionTimeout: config.timeouts.requestMs + config.timeouts.keepAliveMs,
@@ -43,7 +49,6 @@ export async function createHttpApplication(
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
   if (options.logger === undefined) app.useLogger(app.get(Logger));
-  app.getHttpServer().headersTimeout = config.timeouts.headersMs;
 
   await app.register(helmet as never, {
     // A JSON API plus Swagger UI served from this origin: nothing else may load.

@@ -1,17 +1,32 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsInt, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
-import { PET_NAME_MAX_LENGTH } from '../../domain/pet';
+import { IsDefined, IsIn, IsInt, IsString, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
+import { PET_NAME_MAX_LENGTH, petNameProblem } from '../../domain/pet';
 import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
+
+/** The domain's own name rule, so that HTTP and domain can never disagree on a name. */
+const IsPetName = () =>
+  ValidateBy({
+    name: 'isPetName',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && petNameProblem(value) === undefined,
+      defaultMessage: (args) => petNameProblem(String(args?.value)) ?? 'name is invalid',
+    },
+  });
 
 const CATEGORY_RULE = `categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
 
 /** The NewPet body of `POST /v1/pets`. Types are never coerced: `"5"` is not a categoryId. */
 @ApiSchema({ name: 'NewPet', description: 'A pet to add. Unknown properties are refused.' })
 export class CreatePetDto {
-  @ApiProperty({ minLength: 1, maxLength: PET_NAME_MAX_LENGTH, description: "The pet's name.", example: 'Rex' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: PET_NAME_MAX_LENGTH,
+    description: "The pet's name: 1 to 255 characters, well-formed Unicode, no control characters.",
+    example: 'Rex',
+  })
   // class-validator checks the lowest decorator first, and stops at the first failure.
   @IsDefined({ message: 'name is required' })
-  @Length(1, PET_NAME_MAX_LENGTH, { message: `name must be 1 to ${PET_NAME_MAX_LENGTH} characters long` })
+  @IsPetName()
   @IsString({ message: 'name must be a string' })
   name: string;
 
