@@ -51,6 +51,17 @@ describe('errors outside the operations', () => {
     );
   });
 
+  it.each([
+    ['/v1/pets/%ZZ', 400, 'bad_request', 'the URL is malformed (invalid percent-encoding)'],
+    ['/v1/pets/%', 400, 'bad_request', 'the URL is malformed (invalid percent-encoding)'],
+    [`/v1/pets/${'1'.repeat(101)}`, 414, 'uri_too_long', 'a path parameter is longer than 100 characters'],
+  ])('answers what the router refuses (%s) in the Error shape', async (path, status, code, message) => {
+    const response = await t.http().get(path).set(AUTH);
+    expect(response.status).toBe(status);
+    expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
+    expect(response.body).toEqual(errorBody(status, code, message));
+  });
+
   it('answers HEAD like GET, without a body', async () => {
     const response = await t.http().head('/v1/pets').set(AUTH);
     expect(response.status).toBe(200);

@@ -7,6 +7,15 @@ import { AppError } from './app-error';
 import type { ErrorBody } from './error-body';
 import { PLATFORM_ERROR_CODES as CODES, RETRY_AFTER_SECONDS, STATUS_OF_KIND } from './error-catalogue';
 
+/** The code of a 4xx that reached us without a more specific one. */
+const CODE_OF_STATUS: Readonly<Record<number, string>> = {
+  404: CODES.routeNotFound,
+  405: CODES.methodNotAllowed,
+  413: CODES.payloadTooLarge,
+  414: CODES.uriTooLong,
+  415: CODES.unsupportedMediaType,
+};
+
 /** Fastify's own request errors, by their `code`, in the contract's words. */
 const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
@@ -26,16 +35,20 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>
     code: CODES.badRequest,
     message: 'Content-Length does not match the request body',
   },
+  FST_ERR_BAD_URL: { code: CODES.badRequest, message: 'the URL is malformed (invalid percent-encoding)' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: CODES.uriTooLong, message: 'a path parameter is longer than 100 characters' },
 };
 
-/** The code of a 4xx that reached us without a more specific one. */
-const CODE_OF_STATUS: Readonly<Record<number, string>> = {
-  404: CODES.routeNotFound,
-  405: CODES.methodNotAllowed,
-  413: CODES.payloadTooLarge,
-  414: CODES.uriTooLong,
-  415: CODES.unsupportedMediaType,
-};
+/**
+ * The Error body of one of Fastify's own request errors. Also used for the
+ * errors its router raises before any hook or filter can run.
+ */
+export function fastifyErrorBody(error: { code?: string; statusCode?: number; message: string }): ErrorBody {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const known = FASTIFY_ERRORS[error.code ?? ''];
+  return known ? { ...known, status } : { code: CODE_OF_STATUS[status] ?? CODES.badRequest, message: error.message, status };
+}
+
 
 /**
  * The single global filter: whatever was thrown (a domain error, a validation
@@ -72,9 +85,7 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();
-      const known = FASTIFY_ERRORS[fastifyCode(exception.cause) ?? ''];
-      if (known) return { ...known, status };
-      return { code: CODE_OF_STATUS[status] ?? CODES.badRequest, message: messageOf(exception), status };
+      return fastifyErrorBody({ code: fastifyCode(exception.cause), statusCode: status, message: messageOf(exception) });
     }
     if (isDatabaseUnavailable(exception)) {
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));

@@ -2,8 +2,10 @@ import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import helmet from '@fastify/helmet';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '../config/app-config';
+import { fastifyErrorBody } from '../errors/error.filter';
 import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES } from './http-limits';
 import { requestIdOf } from './request-id';
@@ -28,6 +30,12 @@ export async function createHttpApplication(
     // its own shape; they are served instead, each with `Connection: close`.
     return503OnClosing: false,
     genReqId: requestIdOf,
+    // The router rejects a malformed URL or an over-long parameter before any
+    // hook or filter runs: answer those in the contract's shape too.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const body = fastifyErrorBody(error);
+      void reply.code(body.status).header('content-type', 'application/json; charset=utf-8').send(body);
+    },
     // Slow or stalled clients are cut off without holding the others up. Node
     // checks these timeouts every connectionsCheckingInterval (30 s by default).
     http: {
