@@ -40,7 +40,7 @@ describe('health checks', () => {
       expect(ready.status).toBe(503);
       expect(ready.headers['content-type']).toBe(JSON_CONTENT_TYPE);
       expect(ready.headers['retry-after']).toBe('2');
-      expect(ready.body).toEqual(errorBody(503, 'not_ready', 'not ready: the database does not answer'));
+      expect(ready.body).toEqual(errorBody(503, 'not_ready', 'not ready: the database is unavailable'));
       expect((await broken.http().get('/health/live')).status).toBe(200);
     } finally {
       await broken.close().catch(() => undefined);

@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { FastifyInstance } from 'fastify';
 import { AppConfig } from './config/app-config';
 import { ErrorFilter } from './errors/error.filter';
+import { DatabaseHealthIndicator } from './health/database.health';
 import { HealthController } from './health/health.controller';
 import { DeprecationHeaders } from './http/deprecation-headers';
 import { RequestContextHooks } from './http/request-context.hooks';
@@ -52,6 +53,7 @@ export class PlatformModule {
         RequestContextHooks,
         DeprecationHeaders,
         MetricsService,
+        DatabaseHealthIndicator,
         Drain,
       ],
       exports: [AppConfig, Drain, MetricsService],

@@ -1,14 +1,12 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { Public } from '../http/public.decorator';
 import { Drain } from '../lifecycle/drain.service';
-
-/** How long readiness waits for the database before calling it down. */
-const DATABASE_PING_TIMEOUT_MS = 1_000;
+import { DatabaseHealthIndicator } from './database.health';
 
 /**
  * Liveness and readiness for load balancers and orchestrators, outside `/v1`
@@ -21,7 +19,7 @@ const DATABASE_PING_TIMEOUT_MS = 1_000;
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: DatabaseHealthIndicator,
     private readonly drain: Drain,
   ) {}
 
@@ -41,9 +39,9 @@ export class HealthController {
       throw new AppError('unavailable', PLATFORM_ERROR_CODES.shuttingDown, 'the service is shutting down');
     }
     try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS })]);
+      return await this.health.check([() => this.database.check('database')]);
     } catch (error) {
-      throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, 'not ready: the database does not answer', { cause: error });
+      throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, 'not ready: the database is unavailable', { cause: error });
     }
   }
 }

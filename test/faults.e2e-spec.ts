@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_TEST_URL, postgres } from './support/databases';
+import { TcpProxy } from './support/tcp-proxy';
+import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
+
+const UNAVAILABLE = errorBody(503, 'database_unavailable', 'the database is unavailable; retry shortly');
+const NOT_READY = errorBody(503, 'not_ready', 'not ready: the database is unavailable');
+
+/** Every request is bounded: supertest gives up after this, failing the test. */
+const BOUND_MS = 5_000;
+
+async function expectUnavailable(t: TestApp, { readsToo }: { readsToo: boolean }) {
+  const requests = [
+    t.http().post('/v1/pets').set(AUTH).send({ name: 'during', categoryId: 1 }).timeout(BOUND_MS),
+    t.http().post('/v1/pets').set(AUTH).send({ name: 'during', categoryId: 2 }).timeout(BOUND_MS),
+    ...(readsToo ? [t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS), t.http().get('/v1/pets/1').set(AUTH).timeout(BOUND_MS)] : []),
+  ];
+  for (const response of await Promise.all(requests)) {
+    expect(response.status).toBe(503);
+    expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
+    expect(response.headers['retry-after']).toBe('2');
+    expect(response.body).toEqual(UNAVAILABLE);
+  }
+  const ready = await t.http().get('/health/ready').timeout(BOUND_MS);
+  expect(ready.status).toBe(503);
+  expect(ready.body).toEqual(NOT_READY);
+}
+
+/** Retries until the service answers again: it must recover by itself. */
+async function expectRecovered(t: TestApp, pets: unknown[]) {
+  let list;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    list = await t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS);
+    if (list.status === 200) break;
+    expect(list.status).toBe(503);
+    await new Promise((wait) => setTimeout(wait, 200));
+  }
+  expect(list?.status).toBe(200);
+  expect(list?.body).toEqual(pets);
+  const created = await t.http().post('/v1/pets').set(AUTH).send({ name: 'after', categoryId: 2 });
+  expect(created.status).toBe(201);
+  expect((await t.http().get('/health/ready')).status).toBe(200);
+}
+
+describe('SQLite write-locked by another process', () => {
+  let t: TestApp;
+  let holder: ChildProcess | undefined;
+  beforeAll(async () => (t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '300' } })));
+  afterAll(async () => {
+    holder?.kill('SIGKILL');
+    await t?.close();
+  });
+
+  it('answers writes 503 database_unavailable while the lock is held, keeps serving reads, and recovers', async () => {
+    const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
+    expect(before.status).toBe(201);
+
+    // Another process holding the write lock, as a backup or maintenance tool may.
+    const path = t.config.database.type === 'sqlite' ? t.config.database.path : '';
+    holder = spawn(
+      process.execPath,
+      ['-e', `
+        const db = new (require('sqlite3').Database)(${JSON.stringify(path)});
+        db.serialize(() => {
+          db.run('BEGIN EXCLUSIVE', (error) => { if (error) { console.error(error.message); process.exit(1); } });
+          db.run('INSERT INTO pets (name, category_id) VALUES (?, ?)', ['uncommitted', 9], (error) => {
+            if (error) { console.error(error.message); process.exit(1); }
+            console.log('locked');
+          });
+        });
+        setInterval(() => {}, 1000);`],
+      { cwd: resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((locked) => holder!.stdout!.on('data', (chunk) => String(chunk).includes('locked') && locked()));
+
+    await expectUnavailable(t, { readsToo: false });
+    // WAL lets readers go on under a writer's lock, and they see only committed pets.
+    const list = await t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([before.body]);
+
+    holder.kill('SIGKILL');
+    await new Promise((exited) => holder!.on('exit', exited));
+    await expectRecovered(t, [before.body]);
+  });
+});
+
+describe.skipIf(!POSTGRES_TEST_URL)(`PostgreSQL unreachable or failing${POSTGRES_TEST_URL ? '' : ' (skipped: set PETSTORE_TEST_POSTGRES_URL to run it)'}`, () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+  let databaseName: string;
+  let dropDatabase: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await postgres.create();
+    dropDatabase = database.drop;
+    const direct = new URL(database.url);
+    databaseName = direct.pathname.slice(1);
+    proxy = new TcpProxy(direct.hostname, Number(direct.port || 5432));
+    await proxy.start();
+    const viaProxy = new URL(database.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    t = await startTestApp({ env: { DATABASE_URL: viaProxy.href, DATABASE_TIMEOUT_MS: '1000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.stop();
+    await dropDatabase?.();
+  });
+
+  it('answers 503 while the server is unreachable, and recovers when it is back', async () => {
+    const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
+    expect(before.status).toBe(201);
+    await proxy.stop();
+    await expectUnavailable(t, { readsToo: true });
+    await proxy.start();
+    await expectRecovered(t, [before.body]);
+  });
+
+  it('answers 503, not 500, when the server kills its connections, and recovers', async () => {
+    const admin = new Client({ connectionString: POSTGRES_TEST_URL });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
+    } finally {
+      await admin.end();
+    }
+    const statuses = [];
+    for (let i = 0; i < 12; i++) statuses.push((await t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS)).status);
+    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+    expect(statuses.at(-1)).toBe(200);
+  });
+});
