@@ -32,6 +32,14 @@ describe('logs', () => {
     await send('/v1/pets', { authorization: `Bearer ${WRONG_KEY}`, 'x-request-id': 'wrong-1' });
     await send(`/v1/pets?api_key=${WRONG_KEY}x`, { authorization: `Basic ${BASIC}`, 'x-request-id': 'basic-1' });
     await send('/v1/pets', { 'x-request-id': 'has spaces, so replaced' });
+    // Under load too: a few hundred concurrent requests with good, wrong and malformed credentials.
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        send(i % 3 === 0 ? '/v1/pets' : `/v1/pets/${i}`, {
+          authorization: [`Bearer ${TEST_API_KEY}`, `Bearer ${WRONG_KEY}`, `Basic ${BASIC}`, `bearer ${OTHER_API_KEY}`][i % 4],
+        }),
+      ),
+    );
     service.child.kill('SIGTERM');
     await service.exited;
     lines = service.output().trim().split('\n').map((line) => JSON.parse(line));
@@ -64,8 +72,9 @@ describe('logs', () => {
     expect(requests[5].req.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('never contain a key, a credential or the Authorization header', () => {
+  it('never contain a key, a credential or the Authorization header, even under load', () => {
     const text = service.output();
+    expect(lines.filter((line) => line.msg === 'request completed').length).toBeGreaterThanOrEqual(306);
     for (const secret of [TEST_API_KEY, OTHER_API_KEY, WRONG_KEY, BASIC]) expect(text).not.toContain(secret);
     expect(text.toLowerCase()).not.toContain('authorization');
     expect(text.toLowerCase()).not.toContain('bearer');
