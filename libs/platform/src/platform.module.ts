@@ -12,7 +12,8 @@ import { RequestContextHooks } from './http/request-context.hooks';
 import { RouteIndex } from './http/route-index';
 import { RequestValidationPipe } from './http/validation.pipe';
 import { Drain } from './lifecycle/drain.service';
-import { loggingModule } from './logging/logging.module';
+import { createAppLogger } from './logging/app-logger';
+import { APP_LOGGER, RequestLogHooks } from './logging/request-log.hooks';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -31,7 +32,6 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       imports: [
-        loggingModule(config),
         TerminusModule.forRoot({ logger: false }),
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
@@ -41,6 +41,8 @@ export class PlatformModule {
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: AppConfig, useValue: config },
+        { provide: APP_LOGGER, useValue: createAppLogger(config) },
+        RequestLogHooks,
         {
           // Created before the routes are declared, so that it sees every one of them.
           provide: RouteIndex,
@@ -56,7 +58,7 @@ export class PlatformModule {
         DatabaseHealthIndicator,
         Drain,
       ],
-      exports: [AppConfig, Drain, MetricsService],
+      exports: [AppConfig, APP_LOGGER, Drain, MetricsService],
     };
   }
 }

@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import helmet from '@fastify/helmet';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Logger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { NestPinoLogger } from '../logging/app-logger';
+import { APP_LOGGER } from '../logging/request-log.hooks';
 import type { AppConfig } from '../config/app-config';
 import { fastifyErrorBody } from '../errors/error.filter';
 import { setupOpenApi } from '../openapi/openapi';
@@ -56,7 +58,7 @@ export async function createHttpApplication(
     bufferLogs: options.logger === undefined,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
-  if (options.logger === undefined) app.useLogger(app.get(Logger));
+  if (options.logger === undefined) app.useLogger(new NestPinoLogger(app.get<Logger>(APP_LOGGER)));
 
   await app.register(helmet as never, {
     // A JSON API plus Swagger UI served from this origin: nothing else may load.

@@ -1,0 +1,49 @@
+import type { LoggerService } from '@nestjs/common';
+import pino, { type Logger } from 'pino';
+import type { AppConfig } from '../config/app-config';
+
+/** The one pino logger of the process: JSON lines on stdout at `LOG_LEVEL`. */
+export function createAppLogger(config: AppConfig): Logger {
+  return pino({ level: config.logLevel });
+}
+
+/**
+ * Nest's own log lines (startup, shutdown, errors) through the same pino
+ * logger, with Nest's context as a field.
+ */
+export class NestPinoLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string) {
+    this.write('info', message, context);
+  }
+  error(message: unknown, ...rest: unknown[]) {
+    // Nest calls error(message, stack?, context?); our code calls error(object, message).
+    const context = typeof rest.at(-1) === 'string' && rest.length > 0 ? (rest.at(-1) as string) : undefined;
+    const stack = rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : undefined;
+    this.write('error', message, context, stack);
+  }
+  warn(message: unknown, context?: string) {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: string) {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: string) {
+    this.write('trace', message, context);
+  }
+  fatal(message: unknown, context?: string) {
+    this.write('fatal', message, context);
+  }
+
+  private write(level: pino.Level, message: unknown, context?: string, stack?: string) {
+    if (!this.logger.isLevelEnabled(level)) return;
+    if (typeof message === 'object' && message !== null && !(message instanceof Error)) {
+      this.logger[level]({ context, ...message, ...(stack ? { stack } : {}) }, typeof context === 'string' ? context : undefined);
+    } else if (message instanceof Error) {
+      this.logger[level]({ context, err: message }, message.message);
+    } else {
+      this.logger[level]({ context, ...(stack ? { stack } : {}) }, String(message));
+    }
+  }
+}
