@@ -1,6 +1,5 @@
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import helmet from '@fastify/helmet';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -11,6 +10,7 @@ import { fastifyErrorBody } from '../errors/error.filter';
 import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES } from './http-limits';
 import { requestIdOf } from './request-id';
+import { installSecurityHeaders } from './security-headers';
 
 /**
  * Creates the Nest application on Fastify with the HTTP settings of the
@@ -60,24 +60,7 @@ export async function createHttpApplication(
   });
   if (options.logger === undefined) app.useLogger(new NestPinoLogger(app.get<Logger>(APP_LOGGER)));
 
-  await app.register(helmet as never, {
-    // A JSON API plus Swagger UI served from this origin: nothing else may load.
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        // Swagger UI is also served over plain HTTP in development.
-        upgradeInsecureRequests: null,
-      },
-    },
-    hsts: config.nodeEnv === 'production',
-  });
+  installSecurityHeaders(app.getHttpAdapter().getInstance(), config);
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
