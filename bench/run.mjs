@@ -14,8 +14,10 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
 const KEY = 'bench-key-0123456789abcdef';
 const STATUSES = ['available', 'pending', 'sold', null];
+// The service runs exactly as `npm run start:prod` runs it (same node flags).
+const START_PROD = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts['start:prod'].split(/\s+/).slice(1);
 const TARGETS = {
-  service: { label: 'service', args: [join(ROOT, 'dist/apps/petstore/src/main.js')], env: (db) => ({ DATABASE_URL: `sqlite:${db}`, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', NODE_ENV: 'production' }) },
+  service: { label: 'service', args: START_PROD.map((arg) => (arg.startsWith('dist/') ? join(ROOT, arg) : arg)), env: (db) => ({ DATABASE_URL: `sqlite:${db}`, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', NODE_ENV: 'production' }) },
   reference: { label: 'reference', args: [join(ROOT, 'bench/reference/server.mjs')], env: (db) => ({ DATABASE_PATH: db }) },
 };
 const SCENARIOS = ['list', 'list-sold-1k', 'get', 'create', 'mixed', 'list-sold-1M'];
@@ -131,9 +133,10 @@ async function main() {
           await load(proc.url, scenario, 1); // warm-up, not recorded
           const r = await load(proc.url, scenario, DURATION);
           results.push({ round, target: name, scenario, ...r });
-          console.log(`round ${round} ${name.padEnd(9)} ${scenario.padEnd(13)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  non-2xx ${r.non2xx}`);
+          console.log(`round ${round} ${name.padEnd(9)} ${scenario.padEnd(13)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  non-2xx ${r.non2xx}  peak RSS so far ${peakRssMb(proc.child.pid).toFixed(0)} MB`);
         }
         rss[name].push(peakRssMb(proc.child.pid));
+        console.log(`round ${round} ${name.padEnd(9)} peak RSS ${rss[name].at(-1).toFixed(0)} MB (1,000-pet database)`);
         await stop(proc);
 
         const bigProc = await start(TARGETS[name], big[name]);
@@ -142,6 +145,7 @@ async function main() {
         results.push({ round, target: name, scenario: 'list-sold-1M', ...r });
         console.log(`round ${round} ${name.padEnd(9)} ${'list-sold-1M'.padEnd(13)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  non-2xx ${r.non2xx}`);
         rss[name].push(peakRssMb(bigProc.child.pid));
+        console.log(`round ${round} ${name.padEnd(9)} peak RSS ${rss[name].at(-1).toFixed(0)} MB (1,000,000-pet database)`);
         await stop(bigProc);
       }
     }

@@ -28,9 +28,13 @@ export class BearerAuthGuard implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('preParsing', async (request, reply, payload) => {
-      this.authenticate(request, reply);
-      return payload;
+    fastify.addHook('preParsing', (request, reply, payload, done) => {
+      try {
+        this.authenticate(request, reply);
+      } catch (error) {
+        return done(error as Error);
+      }
+      done(null, payload);
     });
   }
 

@@ -11,15 +11,17 @@ export class DeprecationHeaders implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const cache = new WeakMap<DeprecationNotice, Record<string, string>>();
-    fastify.addHook('onRequest', async (request, reply) => {
+    fastify.addHook('onRequest', (request, reply, done) => {
       const notice = routeSettingsOf(request).deprecation;
-      if (!notice) return;
-      let headers = cache.get(notice);
-      if (!headers) {
-        headers = deprecationHeaders(notice);
-        cache.set(notice, headers);
+      if (notice) {
+        let headers = cache.get(notice);
+        if (!headers) {
+          headers = deprecationHeaders(notice);
+          cache.set(notice, headers);
+        }
+        reply.headers(headers);
       }
-      reply.headers(headers);
+      done();
     });
   }
 }

@@ -13,9 +13,11 @@ export class RequestContextHooks implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onRequest', async (request, reply) => {
+    // Callback-style hooks here and in the other per-request hooks: no promise per request.
+    fastify.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
       requestContext(request.raw).route = request.is404 ? 'unmatched' : request.routeOptions.url;
+      done();
     });
   }
 }

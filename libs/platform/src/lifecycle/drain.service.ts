@@ -20,9 +20,9 @@ export class Drain implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onSend', async (request, reply, payload) => {
+    fastify.addHook('onSend', (request, reply, payload, done) => {
       if (this.draining && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
-      return payload;
+      done(null, payload);
     });
   }
 

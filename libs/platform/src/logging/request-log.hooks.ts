@@ -23,7 +23,8 @@ export class RequestLogHooks implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onResponse', async (request, reply) => {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      done();
       const failed = reply.statusCode >= 500;
       if (!this.logger.isLevelEnabled(failed ? 'error' : 'info')) return;
       const { route, principal } = requestContext(request.raw);

@@ -44,7 +44,7 @@ export class MetricsService implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onResponse', async (request, reply) => {
+    fastify.addHook('onResponse', (request, reply, done) => {
       const { route = 'unmatched', principal } = requestContext(request.raw);
       const labels = { route, method: request.method, status: String(reply.statusCode) };
       this.requests.inc(labels);
@@ -57,6 +57,7 @@ export class MetricsService implements OnModuleInit {
           caller: principal ?? 'anonymous',
         });
       }
+      done();
     });
   }
 }
