@@ -27,31 +27,24 @@ describe('bearer authentication', () => {
   };
 
   describe.each(OPERATIONS)('$name', (operation) => {
+    const missing = { body: MISSING, challenge: CHALLENGE };
+    const invalid = { body: INVALID, challenge: INVALID_TOKEN_CHALLENGE };
     it.each([
-      ['no Authorization header', undefined],
-      ['an empty Authorization header', ''],
-    ])('answers 401 missing_api_key for %s', async (_case, authorization) => {
+      ['no Authorization header', undefined, missing],
+      ['an empty Authorization header', '', missing],
+      ['an unknown key', 'Bearer not-a-configured-key-at-all', invalid],
+      ['a known key with a character changed', `Bearer ${TEST_API_KEY.slice(0, -1)}X`, invalid],
+      ['a prefix of a known key', `Bearer ${TEST_API_KEY.slice(0, 10)}`, invalid],
+      ['the key without a scheme', TEST_API_KEY, invalid],
+      ['the Basic scheme', `Basic ${Buffer.from(`user:${TEST_API_KEY}`).toString('base64')}`, invalid],
+      ['Bearer without a token', 'Bearer', invalid],
+      ['two tokens', `Bearer ${TEST_API_KEY} ${TEST_API_KEY}`, invalid],
+    ])('answers 401 for %s', async (_case, authorization, expected) => {
       const response = await call(operation, authorization);
       expect(response.status).toBe(401);
       expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
-      expect(response.headers['www-authenticate']).toBe(CHALLENGE);
-      expect(response.body).toEqual(MISSING);
-    });
-
-    it.each([
-      ['an unknown key', 'Bearer not-a-configured-key-at-all'],
-      ['a known key with a character changed', `Bearer ${TEST_API_KEY.slice(0, -1)}X`],
-      ['a prefix of a known key', `Bearer ${TEST_API_KEY.slice(0, 10)}`],
-      ['the key without a scheme', TEST_API_KEY],
-      ['the Basic scheme', `Basic ${Buffer.from(`user:${TEST_API_KEY}`).toString('base64')}`],
-      ['Bearer without a token', 'Bearer'],
-      ['two tokens', `Bearer ${TEST_API_KEY} ${TEST_API_KEY}`],
-    ])('answers 401 invalid_api_key for %s', async (_case, authorization) => {
-      const response = await call(operation, authorization);
-      expect(response.status).toBe(401);
-      expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
-      expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN_CHALLENGE);
-      expect(response.body).toEqual(INVALID);
+      expect(response.headers['www-authenticate']).toBe(expected.challenge);
+      expect(response.body).toEqual(expected.body);
     });
 
     it.each([

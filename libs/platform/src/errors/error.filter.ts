@@ -49,7 +49,6 @@ export function fastifyErrorBody(error: { code?: string; statusCode?: number; me
   return known ? { ...known, status } : { code: CODE_OF_STATUS[status] ?? CODES.badRequest, message: error.message, status };
 }
 
-
 /**
  * The single global filter: whatever was thrown (a domain error, a validation
  * failure, one of Fastify's body or parse errors, an unknown route, a bug)
@@ -66,9 +65,10 @@ export class ErrorFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const body = this.toErrorBody(exception, request, reply);
-    if (body.status >= 500) {
+    if (body.code === CODES.internalError) {
+      // The path only: a query string may hold what does not belong in logs.
       this.logger.error(
-        { err: exception, method: request.method, url: request.url },
+        { err: exception, method: request.method, path: request.url.split('?', 1)[0] },
         exception instanceof Error ? exception.stack : String(exception),
       );
     }
@@ -89,7 +89,7 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (isDatabaseUnavailable(exception)) {
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      this.logger.warn({ err: exception, method: request.method, url: request.url }, 'database unavailable');
+      this.logger.warn({ err: exception, method: request.method, path: request.url.split('?', 1)[0] });
       return { code: CODES.databaseUnavailable, message: 'the database is unavailable; retry shortly', status: 503 };
     }
     return { code: CODES.internalError, message: 'internal server error', status: 500 };
