@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponses, Deprecated } from '@app/platform';
+import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { PetsService } from '../application/pets.service';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { ListPetsQuery } from './dto/list-pets.query';
-import { PetResponse, toPetResponse } from './dto/pet.response';
+import { PET_JSON_SCHEMA, PetResponse, toPetResponse } from './dto/pet.response';
 import { PetIdPipe } from './pet-id.pipe';
 
 export const PETS_PATH = '/v1/pets';
@@ -28,6 +29,7 @@ export class PetsController {
   @ApiOperation({ operationId: 'listPets', summary: 'List pets', description: 'Pets by ascending id, at most `limit`, only those with `status` when given.' })
   @ApiResponse({ status: 200, description: 'A page of pets.', type: PetResponse, isArray: true })
   @ApiErrorResponses(400, 401, 429, 500, 503)
+  @RouteSchema({ response: { 200: { type: 'array', items: PET_JSON_SCHEMA } } })
   async list(@Query() query: ListPetsQuery): Promise<PetResponse[]> {
     const pets = await this.pets.list(query);
     return pets.map(toPetResponse);
@@ -45,6 +47,7 @@ export class PetsController {
     headers: { Location: { description: 'The path of the new pet.', schema: { type: 'string', example: '/v1/pets/1' } } },
   })
   @ApiErrorResponses(400, 401, 413, 415, 429, 500, 503)
+  @RouteSchema({ response: { 201: PET_JSON_SCHEMA } })
   async create(@Body() body: CreatePetDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<PetResponse> {
     const pet = await this.pets.create(body);
     reply.header('location', `${PETS_PATH}/${pet.id}`);
@@ -71,6 +74,7 @@ export class PetsController {
     },
   })
   @ApiErrorResponses(400, 401, 404, 429, 500, 503)
+  @RouteSchema({ response: { 200: PET_JSON_SCHEMA } })
   async get(@Param('petId', PetIdPipe) petId: number): Promise<PetResponse> {
     return toPetResponse(await this.pets.get(petId));
   }

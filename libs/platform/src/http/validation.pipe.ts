@@ -59,13 +59,22 @@ class InvalidRequest extends Error {}
  * before the whitelist could see them.
  */
 function unknownProperty(value: Record<string, unknown>, metatype: Type<unknown>): string | undefined {
-  const known = new Set(
-    getMetadataStorage()
-      .getTargetValidationMetadatas(metatype, '', true, false)
-      .map((rule) => rule.propertyName),
-  );
+  const known = declaredProperties(metatype);
   if (known.size === 0) return undefined; // not a class-validator DTO
-  return Object.keys(value).find((key) => !known.has(key));
+  for (const key in value) if (!known.has(key)) return key;
+  return undefined;
+}
+
+const declared = new WeakMap<Type<unknown>, ReadonlySet<string>>();
+
+/** The properties a DTO class declares, read from class-validator's metadata once per class. */
+function declaredProperties(metatype: Type<unknown>): ReadonlySet<string> {
+  let known = declared.get(metatype);
+  if (!known) {
+    known = new Set(getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).map((rule) => rule.propertyName));
+    declared.set(metatype, known);
+  }
+  return known;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
