@@ -12,7 +12,8 @@ class CapturingLogger implements LoggerService {
   debug(...args: unknown[]) { this.keep(args); }
   verbose(...args: unknown[]) { this.keep(args); }
   private keep(args: unknown[]) {
-    this.lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg, Object.getOwnPropertyNames(arg ?? {})))).join(' '));
+    const errors = (_key: string, value: unknown) => (value instanceof Error ? { message: value.message, stack: value.stack } : value);
+    this.lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg, errors))).join(' '));
   }
 }
 

@@ -16,7 +16,7 @@ export { Public } from './http/public.decorator';
 export { requestContext } from './http/request-context';
 export type { RequestContext } from './http/request-context';
 export { WithRouteSettings, routeSettingsOf } from './http/route-config';
-export type { DeprecationNotice, RouteSettings } from './http/route-config';
+export type { DeprecatedRoute, DeprecationNotice, RouteSettings } from './http/route-config';
 export { Drain } from './lifecycle/drain.service';
 export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 export { ApiErrorResponses, ErrorResponse } from './openapi/error-response';

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/database-errors';
+import { pathOf } from '../http/request-context';
 import { RouteIndex } from '../http/route-index';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 import { AppError } from './app-error';
@@ -66,11 +67,7 @@ export class ErrorFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const body = this.toErrorBody(exception, request, reply);
     if (body.code === CODES.internalError) {
-      // The path only: a query string may hold what does not belong in logs.
-      this.logger.error(
-        { err: exception, method: request.method, path: request.url.split('?', 1)[0] },
-        exception instanceof Error ? exception.stack : String(exception),
-      );
+      this.logger.error({ msg: 'unexpected failure', err: exception, method: request.method, path: pathOf(request.url) });
     }
     reply.status(body.status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
@@ -89,14 +86,14 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (isDatabaseUnavailable(exception)) {
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      this.logger.warn({ err: exception, method: request.method, path: request.url.split('?', 1)[0] });
+      this.logger.warn({ msg: 'database unavailable', err: exception, method: request.method, path: pathOf(request.url) });
       return { code: CODES.databaseUnavailable, message: 'the database is unavailable; retry shortly', status: 503 };
     }
     return { code: CODES.internalError, message: 'internal server error', status: 500 };
   }
 
   private unknownRoute(request: FastifyRequest, reply: FastifyReply): ErrorBody {
-    const path = request.url.split('?', 1)[0];
+    const path = pathOf(request.url);
     const allowed = this.routes.allowedMethods(path);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));

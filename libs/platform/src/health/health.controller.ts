@@ -32,8 +32,8 @@ export class HealthController {
 
   @Get('ready')
   @Public()
+  // terminus' @HealthCheck() sets Cache-Control itself.
   @HealthCheck()
-  @Header('cache-control', 'no-store')
   async ready(): Promise<HealthCheckResult> {
     if (this.drain.isDraining) {
       throw new AppError('unavailable', PLATFORM_ERROR_CODES.shuttingDown, 'the service is shutting down');

@@ -22,3 +22,9 @@ export function requestContext(raw: IncomingMessage): RequestContext {
   }
   return context;
 }
+
+/** The path of a request URL, without its query string (which may hold what does not belong in logs). */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}

@@ -8,7 +8,16 @@ import type { FastifyRequest } from 'fastify';
 export interface RouteSettings {
   /** Served without credentials. */
   public?: boolean;
-  deprecation?: DeprecationNotice;
+  deprecation?: DeprecatedRoute;
+}
+
+/** What a deprecated route carries, worked out once when the route is declared. */
+export interface DeprecatedRoute {
+  operationId: string;
+  /** The sunset day (`2030-12-05`), a metrics label. */
+  sunsetDay: string;
+  /** `Deprecation`, `Sunset` and `Link`, for every response. */
+  headers: Readonly<Record<string, string>>;
 }
 
 export interface DeprecationNotice {

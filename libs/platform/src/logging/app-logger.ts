@@ -18,7 +18,7 @@ export class NestPinoLogger implements LoggerService {
     this.write('info', message, context);
   }
   error(message: unknown, ...rest: unknown[]) {
-    // Nest calls error(message, stack?, context?); our code calls error(object, message).
+    // Nest calls error(message, stack?, context?), its Logger always appending the context.
     const context = typeof rest.at(-1) === 'string' && rest.length > 0 ? (rest.at(-1) as string) : undefined;
     const stack = rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : undefined;
     this.write('error', message, context, stack);
@@ -39,7 +39,9 @@ export class NestPinoLogger implements LoggerService {
   private write(level: pino.Level, message: unknown, context?: string, stack?: string) {
     if (!this.logger.isLevelEnabled(level)) return;
     if (typeof message === 'object' && message !== null && !(message instanceof Error)) {
-      this.logger[level]({ context, ...message, ...(stack ? { stack } : {}) }, typeof context === 'string' ? context : undefined);
+      // Structured fields, with the human message in `msg` when the caller gave one.
+      const { msg, ...fields } = message as { msg?: string };
+      this.logger[level]({ context, ...fields, ...(stack ? { stack } : {}) }, msg);
     } else if (message instanceof Error) {
       this.logger[level]({ context, err: message }, message.message);
     } else {

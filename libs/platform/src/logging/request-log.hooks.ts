@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { requestContext } from '../http/request-context';
+import { pathOf, requestContext } from '../http/request-context';
 
 export const APP_LOGGER = Symbol('APP_LOGGER');
 
@@ -30,7 +30,7 @@ export class RequestLogHooks implements OnModuleInit {
       const { route, principal } = requestContext(request.raw);
       const line = {
         reqId: request.id,
-        req: { id: request.id, method: request.method, path: request.url.split('?', 1)[0] },
+        req: { id: request.id, method: request.method, path: pathOf(request.url) },
         route,
         keyFingerprint: principal,
         res: { statusCode: reply.statusCode },

@@ -53,7 +53,7 @@ export class MetricsService implements OnModuleInit {
       if (deprecation) {
         this.deprecatedCalls.inc({
           operation: deprecation.operationId,
-          sunset: deprecation.sunset.toISOString().slice(0, 10),
+          sunset: deprecation.sunsetDay,
           caller: principal ?? 'anonymous',
         });
       }
