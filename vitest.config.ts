@@ -6,14 +6,16 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
   resolve: {
-    alias: {
-      '@app/platform': resolve(__dirname, 'libs/platform/src'),
-      '@app/auth': resolve(__dirname, 'libs/auth/src'),
-      '@app/pets': resolve(__dirname, 'libs/pets/src'),
-    },
+    // The aliases of tsconfig.json, by pattern: a new module under libs/ needs no line here.
+    alias: [
+      { find: /^@app\/platform\/errors$/, replacement: resolve(__dirname, 'libs/platform/src/errors') },
+      { find: /^@app\/([^/]+)$/, replacement: resolve(__dirname, 'libs/$1/src') },
+      { find: /^@test\/(.+)$/, replacement: resolve(__dirname, 'test/$1') },
+    ],
   },
   test: {
-    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
+    include: ['{apps,libs,test}/**/*.spec.ts', '{libs,test}/**/*.e2e-spec.ts'],
+    exclude: ['**/node_modules/**', 'test/fixtures/**'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

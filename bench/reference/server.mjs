@@ -9,7 +9,7 @@ import sqlite3 from 'sqlite3';
 
 const keys = (process.env.API_KEYS ?? '').split(',').filter(Boolean).map((key) => createHash('sha256').update(key).digest());
 const db = new sqlite3.Database(process.env.DATABASE_PATH);
-const run = (sql, params = []) => new Promise((resolve, reject) => db.run(sql, params, function (error) { error ? reject(error) : resolve(this); }));
+const run = (sql, params = []) => new Promise((resolve, reject) => db.run(sql, params, function (error) { if (error) reject(error); else resolve(this); }));
 const all = (sql, params = []) => new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
 
 await run('PRAGMA journal_mode = WAL');

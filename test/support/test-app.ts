@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createHttpApplication, loadConfig, type AppConfig } from '@app/platform';
+import { createHttpApplication, loadConfig, type AppConfig, type Feature } from '@app/platform';
 import request from 'supertest';
 import { AppModule } from '../../apps/petstore/src/app.module';
 import { ContractRecorder } from './contract';
@@ -25,7 +25,7 @@ export interface TestApp {
  * fails if any response it gave does not fit the OpenAPI document it serves.
  */
 export async function startTestApp(
-  options: { kind?: DatabaseKind; env?: Record<string, string>; logger?: LoggerService } = {},
+  options: { kind?: DatabaseKind; env?: Record<string, string>; logger?: LoggerService; features?: readonly Feature[] } = {},
 ): Promise<TestApp> {
   const database = await (options.kind ?? sqlite).create();
   const config = loadConfig({
@@ -36,7 +36,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await createHttpApplication(AppModule.register(config), config, options.logger ? { logger: options.logger } : {});
+  const app = await createHttpApplication(AppModule.register(config, options.features), config, options.logger ? { logger: options.logger } : {});
   const contract = new ContractRecorder();
   contract.attach(app.getHttpAdapter().getInstance());
   await app.listen(0, '127.0.0.1');

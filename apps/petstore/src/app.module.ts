@@ -1,19 +1,23 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@app/auth';
-import { AppConfig, DatabaseModule, PlatformModule } from '@app/platform';
-import { PETS_MIGRATIONS, PetsModule } from '@app/pets';
+import { RouterModule } from '@nestjs/core';
+import { API_PREFIX, AppConfig, DatabaseModule, PlatformModule, type Feature } from '@app/platform';
+import { FEATURES } from './features';
+import { SERVICE_INFO } from './service-info';
 
-/** The composition root: which modules make up the service. No logic lives here. */
+/** The composition root: the platform, the database, and the features of the registry. No logic lives here. */
 @Module({})
 export class AppModule {
-  static register(config: AppConfig): DynamicModule {
+  /** `features` is the registry's list; tests may add a feature of their own. */
+  static register(config: AppConfig, features: readonly Feature[] = FEATURES): DynamicModule {
+    const modules = features.map((feature) => feature.module);
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot(config),
-        DatabaseModule.forRoot({ migrations: [...PETS_MIGRATIONS] }),
-        AuthModule,
-        PetsModule,
+        PlatformModule.forRoot(config, SERVICE_INFO),
+        DatabaseModule.forRoot(features),
+        ...modules,
+        // Every feature's routes under the one versioned prefix.
+        RouterModule.register([{ path: API_PREFIX, children: modules }]),
       ],
     };
   }

@@ -1,5 +1,16 @@
 // The pets module's public surface: what the app and other modules may use.
-export { PetsModule } from './pets.module';
-export { PetsService } from './application/pets.service';
-export { PET_ERROR_CODES } from './domain/pet.errors';
-export { PETS_MIGRATIONS } from './infrastructure/migrations';
+import { defineFeature } from '@app/platform';
+import { PET_ERROR_CODES } from './domain/pet.errors';
+import { PETS_MIGRATIONS } from './infrastructure/migrations';
+import { PetsModule } from './pets.module';
+
+export { PetCatalog } from './application/pet-catalog';
+export { PET_ERROR_CODES, PetsModule };
+
+/** The module as the feature registry lists it. */
+export const petsFeature = defineFeature({
+  name: 'pets',
+  module: PetsModule,
+  migrations: PETS_MIGRATIONS,
+  errorCodes: PET_ERROR_CODES,
+});

@@ -1,15 +1,24 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PetCatalog } from './application/pet-catalog';
 import { PetsService } from './application/pets.service';
 import { PetRepository } from './domain/pet.repository';
 import { PetsController } from './http/pets.controller';
 import { PetRecord } from './infrastructure/pet.record';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
 
+/**
+ * The pet catalogue. The application classes are plain TypeScript, built here
+ * from the repository port; other modules get only the {@link PetCatalog}.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([PetRecord])],
   controllers: [PetsController],
-  providers: [PetsService, { provide: PetRepository, useClass: TypeOrmPetRepository }],
-  exports: [PetsService],
+  providers: [
+    { provide: PetRepository, useClass: TypeOrmPetRepository },
+    { provide: PetsService, inject: [PetRepository], useFactory: (pets: PetRepository) => new PetsService(pets) },
+    { provide: PetCatalog, inject: [PetRepository], useFactory: (pets: PetRepository) => new PetCatalog(pets) },
+  ],
+  exports: [PetCatalog],
 })
 export class PetsModule {}

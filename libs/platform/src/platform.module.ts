@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { FastifyInstance } from 'fastify';
 import { AppConfig } from './config/app-config';
+import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 import { ErrorFilter } from './errors/error.filter';
 import { DatabaseHealthIndicator } from './health/database.health';
 import { HealthController } from './health/health.controller';
@@ -28,7 +29,7 @@ import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, service: ServiceInfo): DynamicModule {
     return {
       module: PlatformModule,
       imports: [
@@ -41,6 +42,7 @@ export class PlatformModule {
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: AppConfig, useValue: config },
+        { provide: SERVICE_INFO, useValue: service },
         { provide: APP_LOGGER, useValue: createAppLogger(config) },
         RequestLogHooks,
         {

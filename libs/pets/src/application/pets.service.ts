@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { NewPet, isPetId, type Pet } from '../domain/pet';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { PetRepository } from '../domain/pet.repository';
@@ -13,8 +12,10 @@ export interface CreatePetCommand {
   status?: string;
 }
 
-/** The pet use cases: list, add, get. Domain types in, domain types out. */
-@Injectable()
+/**
+ * The pet use cases: list, add, get. Domain types in, domain types out; no
+ * framework, so a test builds it with `new` (the module provides it by factory).
+ */
 export class PetsService {
   constructor(private readonly pets: PetRepository) {}
 
@@ -34,8 +35,8 @@ export class PetsService {
     return this.pets.add(pet);
   }
 
-  async get(id: number): Promise<Pet> {
-    const pet = isPetId(id) ? await this.pets.findById(id) : undefined;
+  async get(id: number | bigint): Promise<Pet> {
+    const pet = isPetId(id) ? await this.pets.findById(Number(id)) : undefined;
     if (!pet) throw new PetNotFoundError(id);
     return pet;
   }

@@ -6,7 +6,7 @@ export const PET_ERROR_CODES = {
 } as const;
 
 export class PetNotFoundError extends AppError {
-  constructor(readonly petId: number | string) {
+  constructor(readonly petId: number | bigint) {
     super('not_found', PET_ERROR_CODES.petNotFound, `pet ${petId} does not exist`);
   }
 }

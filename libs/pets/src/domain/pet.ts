@@ -52,11 +52,15 @@ export function petNameProblem(name: string): string | undefined {
   const length = [...name].length;
   if (length < 1 || length > PET_NAME_MAX_LENGTH) return `name must be 1 to ${PET_NAME_MAX_LENGTH} characters long`;
   if (!name.isWellFormed()) return 'name must be well-formed Unicode (no lone surrogates)';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this rule refuses
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'name must not contain control characters';
   return undefined;
 }
 
-/** Ids are positive int64 values assigned by the database, kept exact in a JavaScript number. */
-export function isPetId(id: number): boolean {
-  return Number.isSafeInteger(id) && id >= 1;
+/**
+ * Ids are positive int64 values assigned by the database, small enough to be
+ * kept exact in a JavaScript number (a path may name any int64: a `bigint`).
+ */
+export function isPetId(id: number | bigint): boolean {
+  return typeof id === 'bigint' ? id >= 1n && id <= BigInt(Number.MAX_SAFE_INTEGER) : Number.isSafeInteger(id) && id >= 1;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { API_PREFIX } from '../http/api-prefix';
 import { ConfigError } from './config.error';
 import { parseDatabaseUrl, type DatabaseLocation } from './database-url';
 
@@ -58,7 +59,7 @@ export class AppConfig {
       throw new ConfigError('API_KEYS', 'must be set in production (comma-separated keys)');
     }
     const generatedApiKey = configuredKeys.length === 0 ? randomBytes(24).toString('base64url') : undefined;
-    const publicBase = baseUrl(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}/v1`;
+    const publicBase = baseUrl(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}${API_PREFIX}`;
     const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 600_000);
     const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 600_000);
     if (headersMs > requestMs) {
@@ -147,8 +148,8 @@ function baseUrl(env: Environment, name: string): string | undefined {
     throw new ConfigError(name, `must be an absolute http(s) URL (got "${value}")`);
   }
   const path = url.pathname.replace(/\/$/, '');
-  if (!['http:', 'https:'].includes(url.protocol) || !path.endsWith('/v1') || url.search || url.hash) {
-    throw new ConfigError(name, `must be an http(s) URL whose path ends in /v1 (got "${value}")`);
+  if (!['http:', 'https:'].includes(url.protocol) || !path.endsWith(API_PREFIX) || url.search || url.hash) {
+    throw new ConfigError(name, `must be an http(s) URL whose path ends in ${API_PREFIX} (got "${value}")`);
   }
   return `${url.origin}${path}`;
 }

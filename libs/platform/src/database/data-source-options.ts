@@ -1,5 +1,6 @@
 import * as sqlite3 from 'sqlite3';
-import type { DataSourceOptions, MixedList } from 'typeorm';
+import type { Type } from '@nestjs/common';
+import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseLocation } from '../config/database-url';
 
 /**
@@ -16,10 +17,10 @@ const quietSqlite3 = { ...sqlite3, verbose: () => sqlite3 };
  */
 export function dataSourceOptions(
   location: DatabaseLocation,
-  migrations: MixedList<Function>,
+  migrations: readonly Type[],
   timeoutMs: number,
 ): DataSourceOptions {
-  const common = { synchronize: false, migrationsRun: false, migrations, logging: false } as const;
+  const common = { synchronize: false, migrationsRun: false, migrations: [...migrations], logging: false };
   if (location.type === 'sqlite') {
     return {
       ...common,

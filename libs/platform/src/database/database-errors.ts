@@ -1,7 +1,14 @@
 import { QueryFailedError } from 'typeorm';
 
 /** SQLite result codes that mean "not now" rather than "never". */
-const SQLITE_TRANSIENT = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL', 'SQLITE_PROTOCOL']);
+const SQLITE_TRANSIENT = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+  'SQLITE_FULL',
+  'SQLITE_PROTOCOL',
+]);
 
 /** Node socket errors on the way to a database server. */
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -13,20 +20,52 @@ const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EH
  */
 const POSTGRES_TRANSIENT = /^(08|53|57)|^55P03$/;
 
+function driverErrorOf(error: unknown): { code?: unknown; message?: unknown } | undefined {
+  const cause = error instanceof QueryFailedError ? error.driverError : error;
+  return typeof cause === 'object' && cause !== null ? cause : undefined;
+}
+
 /**
  * Whether `error` says the database could not serve the request right now
  * (locked, unreachable, shutting down, timed out), as opposed to a bug. Such a
  * request is answered 503 with `Retry-After`, never 500.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const cause = error instanceof QueryFailedError ? error.driverError : error;
-  if (typeof cause !== 'object' || cause === null) return false;
-  const code = (cause as { code?: unknown }).code;
-  const message = String((cause as { message?: unknown }).message ?? '');
+  const cause = driverErrorOf(error);
+  if (!cause) return false;
+  const { code } = cause;
+  const message = String(cause.message ?? '');
   if (typeof code === 'string') {
     if (SQLITE_TRANSIENT.has(code) || NETWORK.has(code)) return true;
     if (/^[0-9A-Z]{5}$/.test(code) && POSTGRES_TRANSIENT.test(code)) return true;
   }
   // node-postgres reports these without a code.
-  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error/i.test(message);
+  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error/i.test(
+    message,
+  );
+}
+
+/** A constraint of the schema that a write broke because of what the client asked for. */
+export type ConstraintViolation = 'unique' | 'foreign_key';
+
+/**
+ * Which constraint `error` reports, if it is a unique or foreign-key
+ * violation, on either database. Repositories translate these into domain
+ * errors of their own; the global filter answers any left untranslated as 409
+ * or 422 rather than 500, since they come from the request, not from a bug.
+ */
+export function constraintViolationOf(error: unknown): ConstraintViolation | undefined {
+  const cause = driverErrorOf(error);
+  if (!cause) return undefined;
+  const { code } = cause;
+  // PostgreSQL: SQLSTATE 23505 unique_violation, 23503 foreign_key_violation.
+  if (code === '23505') return 'unique';
+  if (code === '23503') return 'foreign_key';
+  // SQLite: one result code for every constraint; the message names which.
+  if (code === 'SQLITE_CONSTRAINT') {
+    const message = String(cause.message ?? '');
+    if (/UNIQUE constraint failed|PRIMARY KEY/.test(message)) return 'unique';
+    if (/FOREIGN KEY constraint failed/.test(message)) return 'foreign_key';
+  }
+  return undefined;
 }

@@ -1,22 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import type { Feature } from '../features/feature';
 import { dataSourceOptions } from './data-source-options';
 
-export interface DatabaseModuleOptions {
-  /** The migrations of every feature module, in the order they must run. */
-  migrations: MixedList<Function>;
-}
-
 /**
- * The one database connection of the application, from `DATABASE_URL`.
- * Feature modules register their TypeORM entities with
- * `TypeOrmModule.forFeature()`; the composition root passes their migrations.
+ * The one database connection of the application, from `DATABASE_URL`, with
+ * the schema every feature's migrations make. Feature modules register their
+ * TypeORM entities with `TypeOrmModule.forFeature()`.
  */
 @Module({})
 export class DatabaseModule {
-  static forRoot({ migrations }: DatabaseModuleOptions): DynamicModule {
+  static forRoot(features: readonly Feature[]): DynamicModule {
+    const migrations = features.flatMap((feature) => feature.migrations);
     return {
       module: DatabaseModule,
       imports: [

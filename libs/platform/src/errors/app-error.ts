@@ -2,7 +2,14 @@
  * The kinds of failure the application layers can report. The global error
  * filter maps each kind to an HTTP status; the layers that throw never speak HTTP.
  */
-export type ErrorKind = 'invalid' | 'unauthenticated' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable';
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'not_found'
+  | 'conflict'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'unavailable';
 
 /**
  * Base class of every expected error: a stable snake_case `code` that clients

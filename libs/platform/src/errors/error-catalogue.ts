@@ -6,6 +6,7 @@ export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   unauthenticated: 401,
   not_found: 404,
   conflict: 409,
+  unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
 };
@@ -30,6 +31,8 @@ export const PLATFORM_ERROR_CODES = {
   internalError: 'internal_error',
   uriTooLong: 'uri_too_long',
   databaseUnavailable: 'database_unavailable',
+  alreadyExists: 'already_exists',
+  invalidReference: 'invalid_reference',
 } as const;
 
 export type PlatformErrorCode = (typeof PLATFORM_ERROR_CODES)[keyof typeof PLATFORM_ERROR_CODES];

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { constraintViolationOf, isDatabaseUnavailable, type ConstraintViolation } from '../database/database-errors';
 import { pathOf } from '../http/request-context';
 import { RouteIndex } from '../http/route-index';
 import { MAX_BODY_BYTES } from '../http/http-limits';
@@ -38,6 +38,24 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>
   },
   FST_ERR_BAD_URL: { code: CODES.badRequest, message: 'the URL is malformed (invalid percent-encoding)' },
   FST_ERR_MAX_PARAM_LENGTH: { code: CODES.uriTooLong, message: 'a path parameter is longer than 100 characters' },
+};
+
+/**
+ * Unique and foreign-key violations that no repository translated into an
+ * error of its own: the request clashed with stored data, which is the
+ * caller's to fix, not a bug of ours.
+ */
+const CONSTRAINT_ERRORS: Readonly<Record<ConstraintViolation, ErrorBody>> = {
+  unique: {
+    code: CODES.alreadyExists,
+    message: 'a resource with the same unique value already exists',
+    status: STATUS_OF_KIND.conflict,
+  },
+  foreign_key: {
+    code: CODES.invalidReference,
+    message: 'the request refers to a resource that does not exist, or removes one that others still refer to',
+    status: STATUS_OF_KIND.unprocessable,
+  },
 };
 
 /**
@@ -89,6 +107,8 @@ export class ErrorFilter implements ExceptionFilter {
       this.logger.warn({ msg: 'database unavailable', err: exception, method: request.method, path: pathOf(request.url) });
       return { code: CODES.databaseUnavailable, message: 'the database is unavailable; retry shortly', status: 503 };
     }
+    const violation = constraintViolationOf(exception);
+    if (violation) return CONSTRAINT_ERRORS[violation];
     return { code: CODES.internalError, message: 'internal server error', status: 500 };
   }
 

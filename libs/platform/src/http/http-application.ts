@@ -5,11 +5,14 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { NestPinoLogger } from '../logging/app-logger';
 import { APP_LOGGER } from '../logging/request-log.hooks';
+import type { FastifyCorsOptions } from '@fastify/cors';
 import type { AppConfig } from '../config/app-config';
+import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { fastifyErrorBody } from '../errors/error.filter';
 import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES } from './http-limits';
 import { requestIdOf } from './request-id';
+import { RouteIndex } from './route-index';
 import { installSecurityHeaders } from './security-headers';
 
 /**
@@ -61,15 +64,36 @@ export async function createHttpApplication(
   if (options.logger === undefined) app.useLogger(new NestPinoLogger(app.get<Logger>(APP_LOGGER)));
 
   installSecurityHeaders(app.getHttpAdapter().getInstance(), config);
-  if (config.corsOrigins.length > 0) {
-    app.enableCors({
-      origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
-      methods: ['GET', 'HEAD', 'POST'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-      exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Deprecation', 'Sunset', 'Link', 'WWW-Authenticate'],
-      maxAge: 600,
-    });
-  }
-  setupOpenApi(app, config);
+  if (config.corsOrigins.length > 0) enableCors(app, config);
+  setupOpenApi(app, config, app.get<ServiceInfo>(SERVICE_INFO));
   return app;
+}
+
+/**
+ * CORS for the origins of `CORS_ORIGINS`, allowing the methods the routes
+ * serve. Those are known only once the modules have declared their routes,
+ * after CORS is set up, so the options are worked out on the first request.
+ */
+function enableCors(app: NestFastifyApplication, config: AppConfig): void {
+  const routes = app.get(RouteIndex);
+  let options: FastifyCorsOptions | undefined;
+  const corsOptions = (): FastifyCorsOptions => ({
+    origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
+    methods: routes.methods().filter((method) => method !== 'OPTIONS'),
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: [
+      'Location',
+      'X-Request-Id',
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Deprecation',
+      'Sunset',
+      'Link',
+      'WWW-Authenticate',
+    ],
+    maxAge: 600,
+  });
+  app.enableCors({ delegator: (_request, callback) => callback(null, (options ??= corsOptions())) });
 }

@@ -21,13 +21,13 @@ export interface DeprecatedRoute {
 }
 
 export interface DeprecationNotice {
-  /** The operation's name in the contract (`getPet`), for metrics. */
+  /** The operation's name in the contract (`getThing`), for metrics. */
   operationId: string;
   /** When the operation was deprecated (RFC 9745 `Deprecation`). */
   since: Date;
   /** When it stops being served (RFC 8594 `Sunset`). */
   sunset: Date;
-  /** The path of the operation that replaces it. */
+  /** The path of the operation that replaces it, relative to the API prefix (`/things`). */
   successor: string;
 }
 

@@ -4,11 +4,12 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Every route the application serves, kept so that a request for a known path
  * with the wrong method can be answered 405 with an `Allow` header rather than
- * a 404. Fastify's own router only answers "no route".
+ * a 404 (Fastify's own router only answers "no route"), and so that CORS and
+ * the checks of the OpenAPI document know what is served.
  */
 export class RouteIndex {
   private readonly router = FindMyWay();
-  private readonly methods = new Set<string>();
+  private readonly served: Array<{ method: string; path: string }> = [];
 
   /** Records the routes of `instance` as they are declared (call before the app is initialised). */
   static watch(instance: FastifyInstance): RouteIndex {
@@ -20,18 +21,26 @@ export class RouteIndex {
   }
 
   add(method: string, path: string): void {
-    this.methods.add(method);
+    this.served.push({ method, path });
     this.router.on(method as FindMyWay.HTTPMethod, path, () => undefined);
+  }
+
+  /** Every route, as `{ method, path }` with Fastify's path template (`/v1/things/:thingId`). */
+  routes(): ReadonlyArray<{ method: string; path: string }> {
+    return this.served;
+  }
+
+  /** Every method some route serves, in alphabetical order. */
+  methods(): string[] {
+    return [...new Set(this.served.map((route) => route.method))].sort();
   }
 
   /** The methods served at `path` (empty when nothing is served there). */
   allowedMethods(path: string): string[] {
-    return [...this.methods]
-      .filter((method) => {
-        const match = this.router.find(method as FindMyWay.HTTPMethod, path);
-        // Nest does not serve a route whose parameter would be empty (`/v1/pets/`).
-        return match !== null && Object.values(match.params).every((value) => value !== '');
-      })
-      .sort();
+    return this.methods().filter((method) => {
+      const match = this.router.find(method as FindMyWay.HTTPMethod, path);
+      // Nest does not serve a route whose parameter would be empty (`/v1/things/`).
+      return match !== null && Object.values(match.params).every((value) => value !== '');
+    });
   }
 }

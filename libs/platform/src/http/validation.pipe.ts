@@ -22,13 +22,21 @@ export class RequestValidationPipe extends ValidationPipe {
     });
   }
 
+  /**
+   * Validates and builds class-validator DTOs; every other value (a path
+   * parameter its own pipe parses, the reply) passes untouched, without a
+   * round through class-transformer.
+   */
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const known = metadata.metatype ? declaredProperties(metadata.metatype) : NO_PROPERTIES;
+    if (known.size === 0) return value;
     const code = metadata.type === 'body' ? PLATFORM_ERROR_CODES.invalidBody : PLATFORM_ERROR_CODES.invalidParameter;
-    if (metadata.type === 'body' && metadata.metatype && !isPlainObject(value)) {
-      throw new AppError('invalid', code, 'request body must be a JSON object');
+    if (!isPlainObject(value)) {
+      if (metadata.type === 'body') throw new AppError('invalid', code, 'request body must be a JSON object');
+    } else {
+      const unknown = unknownProperty(value, known);
+      if (unknown !== undefined) throw new AppError('invalid', code, `unknown property '${unknown}'`);
     }
-    const unknown = metadata.metatype && isPlainObject(value) ? unknownProperty(value, metadata.metatype) : undefined;
-    if (unknown !== undefined) throw new AppError('invalid', code, `unknown property '${unknown}'`);
     try {
       return await super.transform(value, metadata);
     } catch (error) {
@@ -58,13 +66,12 @@ class InvalidRequest extends Error {}
  * raw input because class-transformer silently drops some keys (`constructor`)
  * before the whitelist could see them.
  */
-function unknownProperty(value: Record<string, unknown>, metatype: Type<unknown>): string | undefined {
-  const known = declaredProperties(metatype);
-  if (known.size === 0) return undefined; // not a class-validator DTO
+function unknownProperty(value: Record<string, unknown>, known: ReadonlySet<string>): string | undefined {
   for (const key in value) if (!known.has(key)) return key;
   return undefined;
 }
 
+const NO_PROPERTIES: ReadonlySet<string> = new Set();
 const declared = new WeakMap<Type<unknown>, ReadonlySet<string>>();
 
 /** The properties a DTO class declares, read from class-validator's metadata once per class. */

@@ -1,7 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { requestContext } from '../http/request-context';
 import { routeSettingsOf } from '../http/route-config';
 
@@ -31,15 +32,19 @@ export class MetricsService implements OnModuleInit {
     registers: [this.registry],
   });
 
-  private readonly deprecatedCalls = new Counter({
-    name: 'petstore_deprecated_operation_calls_total',
-    help: 'Calls to deprecated operations, by operation, sunset date and caller (API key fingerprint, or "anonymous").',
-    labelNames: ['operation', 'sunset', 'caller'] as const,
-    registers: [this.registry],
-  });
+  private readonly deprecatedCalls: Counter<'operation' | 'sunset' | 'caller'>;
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(SERVICE_INFO) service: ServiceInfo,
+  ) {
     collectDefaultMetrics({ register: this.registry });
+    this.deprecatedCalls = new Counter({
+      name: `${service.id}_deprecated_operation_calls_total`,
+      help: 'Calls to deprecated operations, by operation, sunset date and caller (API key fingerprint, or "anonymous").',
+      labelNames: ['operation', 'sunset', 'caller'] as const,
+      registers: [this.registry],
+    });
   }
 
   onModuleInit(): void {

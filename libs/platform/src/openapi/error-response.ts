@@ -21,11 +21,13 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Record<st
   400: { description: 'The request has missing or invalid values (the message names the field).' },
   401: {
     description: 'The API key is missing or invalid.',
-    headers: { 'WWW-Authenticate': { description: 'Bearer realm="petstore", with error="invalid_token" when a key was sent.', schema: { type: 'string' } } },
+    headers: { 'WWW-Authenticate': { description: 'The scheme and realm, with error="invalid_token" when a key was sent.', schema: { type: 'string' } } },
   },
   404: { description: 'The requested resource could not be found.' },
+  409: { description: 'The request conflicts with stored data (for example, a value that must be unique already is).' },
   413: { description: 'The request body is larger than 16 KiB.' },
   415: { description: 'The request body is not application/json.' },
+  422: { description: 'The request refers to a resource that does not exist.' },
   429: {
     description: 'Too many requests for this API key.',
     headers: {

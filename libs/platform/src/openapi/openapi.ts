@@ -2,22 +2,34 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
+import type { ServiceInfo } from '../config/service-info';
+import { API_PREFIX } from '../http/api-prefix';
+import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
 import { ErrorResponse } from './error-response';
 
-export const OPENAPI_JSON_PATH = '/v1/openapi.json';
+export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
-const API_PREFIX = '/v1';
+
+/** How the document describes each header a deprecated operation sends. */
+const DEPRECATION_HEADER_DOCS: Readonly<Record<string, { name: string; description: string }>> = {
+  deprecation: { name: 'Deprecation', description: 'RFC 9745: when the operation was deprecated.' },
+  sunset: { name: 'Sunset', description: 'RFC 8594: when it stops being served.' },
+  link: { name: 'Link', description: 'The successor operation.' },
+};
 
 /**
  * The OpenAPI 3 document, generated from the controllers and DTOs. Paths are
- * written relative to the servers, which end in `/v1`.
+ * written relative to the servers, which end in the API prefix.
  */
-export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
+export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig, service: ServiceInfo): OpenAPIObject {
   const builder = new DocumentBuilder()
-    .setTitle('Pet Store')
-    .setDescription('A pet catalogue: list, add and fetch pets. Every operation needs a bearer API key.')
-    .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key: `Authorization: Bearer <key>`.' }, 'bearer')
+    .setTitle(service.title)
+    .setDescription(service.description)
+    .setVersion(service.version)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key: `Authorization: Bearer <key>`.' },
+      'bearer',
+    )
     .addSecurityRequirements('bearer')
     .addServer(config.servers.production, 'Production');
   if (config.servers.staging) builder.addServer(config.servers.staging, 'Staging');
@@ -27,14 +39,36 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
       .filter(([path]) => path.startsWith(`${API_PREFIX}/`))
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      if (typeof operation === 'object' && operation !== null && 'responses' in operation) describeDeprecation(operation);
+    }
+  }
   return document;
+}
+
+/** An operation declared `@Deprecated()`: marked deprecated, with its headers on every response. */
+function describeDeprecation(operation: Record<string, unknown>): void {
+  const headers = operation[DEPRECATION_EXTENSION] as Record<string, string> | undefined;
+  if (!headers) return;
+  delete operation[DEPRECATION_EXTENSION];
+  operation.deprecated = true;
+  const documented = Object.fromEntries(
+    Object.entries(headers).map(([header, example]) => {
+      const { name, description } = DEPRECATION_HEADER_DOCS[header];
+      return [name, { description, schema: { type: 'string', example } }];
+    }),
+  );
+  for (const response of Object.values(operation.responses as Record<string, { headers?: object }>)) {
+    response.headers = { ...response.headers, ...documented };
+  }
 }
 
 /**
  * Serves the document at `/v1/openapi.json` and Swagger UI at `/docs`, both
  * without a key. Call before the application is initialised.
  */
-export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
+export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, service: ServiceInfo): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   // These routes are Fastify's, not a controller's: mark them public as they are declared.
   fastify.addHook('onRoute', (route) => {
@@ -42,9 +76,9 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): vo
       route.config = { ...(route.config ?? {}), public: true };
     }
   });
-  SwaggerModule.setup(DOCS_PATH.slice(1), app, () => buildOpenApiDocument(app, config), {
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, () => buildOpenApiDocument(app, config, service), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],
-    customSiteTitle: 'Pet Store API',
+    customSiteTitle: `${service.title} API`,
   });
 }

@@ -23,19 +23,3 @@ export function toPetResponse(pet: Pet): PetResponse {
   if (pet.status) response.status = pet.status.value;
   return response;
 }
-
-/**
- * The Pet as a JSON schema for Fastify's serializer (fast-json-stringify),
- * which writes a list of pets several times faster than JSON.stringify. Only
- * these properties can ever leave the service.
- */
-export const PET_JSON_SCHEMA = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    categoryId: { type: 'integer' },
-    status: { type: 'string' },
-  },
-  required: ['id', 'name', 'categoryId'],
-} as const;

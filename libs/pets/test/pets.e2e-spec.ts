@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from './support/databases';
-import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
+import { DATABASE_KINDS } from '@test/support/databases';
+import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from '@test/support/test-app';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -236,11 +236,11 @@ for (const kind of DATABASE_KINDS) {
         expect(response.body).toEqual({ id: pet.id, name: 'Rex', categoryId: 3, status: 'available' });
       });
 
-      it.each(['999999', '-1', '0', '99999999999999999999'])('answers 404 pet_not_found for %s', async (id) => {
+      it.each(['999999', '-1', '0', '007', '9007199254740993', '99999999999999999999'])('answers 404 pet_not_found for %s', async (id) => {
         const response = await t.http().get(`/v1/pets/${id}`).set(AUTH);
         expect(response.status).toBe(404);
         expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, ...DEPRECATION_HEADERS });
-        expect(response.body).toEqual(errorBody(404, 'pet_not_found', `pet ${Number(id)} does not exist`));
+        expect(response.body).toEqual(errorBody(404, 'pet_not_found', `pet ${BigInt(id)} does not exist`));
       });
 
       it.each(['abc', '1.5', '1e3', '0x10', '%20', '1a'])('answers 400 for the petId %j', async (id) => {

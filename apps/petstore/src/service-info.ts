@@ -1,0 +1,9 @@
+import type { ServiceInfo } from '@app/platform';
+
+/** How the service names itself in its OpenAPI document, its docs page and its metrics. */
+export const SERVICE_INFO: ServiceInfo = {
+  id: 'petstore',
+  title: 'Pet Store',
+  description: 'A pet catalogue: list, add and fetch pets. Every operation needs a bearer API key.',
+  version: '1.0.0',
+};

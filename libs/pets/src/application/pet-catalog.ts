@@ -1,0 +1,19 @@
+import { isPetId } from '../domain/pet';
+import { PetRepository } from '../domain/pet.repository';
+
+/**
+ * What other modules may ask of the catalogue, and nothing more: a narrow
+ * query facade exported from the module's `index.ts`, so that a consumer
+ * (say, orders checking that the pet ordered exists) depends on this
+ * question, not on the pets service, its entities or its tables. The consumer
+ * declares the port it needs in its own domain and adapts this facade to it
+ * in its infrastructure (README, "Calls between modules").
+ */
+export class PetCatalog {
+  constructor(private readonly pets: PetRepository) {}
+
+  /** Whether a pet with this id is in the catalogue. */
+  async exists(id: number | bigint): Promise<boolean> {
+    return isPetId(id) && (await this.pets.findById(Number(id))) !== undefined;
+  }
+}

@@ -1,0 +1,32 @@
+import type { Type } from '@nestjs/common';
+
+/**
+ * What a feature module brings to the service: its Nest module, the
+ * migrations of its tables, and the error codes it can answer with. Each
+ * module exports one from its `index.ts`; the application's feature registry
+ * lists them, and everything that must know every module (the app module, the
+ * database, the README and architecture checks) reads that list.
+ */
+export interface Feature {
+  /** The module's folder under `libs/`. */
+  readonly name: string;
+  readonly module: Type;
+  /** Its migrations, oldest first (TypeORM orders all modules' migrations by their timestamps). */
+  readonly migrations: readonly Type[];
+  /** Every `code` its errors carry, so the error catalogue can be checked. */
+  readonly errorCodes: readonly string[];
+}
+
+export function defineFeature(feature: {
+  name: string;
+  module: Type;
+  migrations?: readonly Type[];
+  errorCodes?: Readonly<Record<string, string>>;
+}): Feature {
+  return Object.freeze({
+    name: feature.name,
+    module: feature.module,
+    migrations: feature.migrations ?? [],
+    errorCodes: Object.values(feature.errorCodes ?? {}),
+  });
+}

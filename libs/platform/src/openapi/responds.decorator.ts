@@ -1,0 +1,81 @@
+import { applyDecorators, type Type } from '@nestjs/common';
+import { FASTIFY_ROUTE_SCHEMA_METADATA } from '@nestjs/platform-fastify/constants';
+import { ApiResponse, type ApiResponseOptions } from '@nestjs/swagger';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Where @nestjs/swagger keeps what `@ApiProperty()` says (its decorators' metadata keys). */
+const PROPERTY_NAMES = 'swagger/apiModelPropertiesArray';
+const PROPERTY_OPTIONS = 'swagger/apiModelProperties';
+
+/**
+ * A success response, declared once from its response DTO: the OpenAPI entry
+ * (`@ApiResponse`), and the JSON schema Fastify serializes it with
+ * (fast-json-stringify, several times faster than JSON.stringify for a list),
+ * derived from the same `@ApiProperty()` metadata. Only the properties the DTO
+ * declares can ever leave the service.
+ */
+export function Responds(
+  status: number,
+  type: Type,
+  options: { description: string; isArray?: boolean; headers?: ApiResponseOptions['headers'] },
+): MethodDecorator {
+  const schema = serializationSchemaOf(type);
+  return applyDecorators(
+    ApiResponse({ status, type, ...options }),
+    withResponseSchema(status, options.isArray ? { type: 'array', items: schema } : schema),
+  );
+}
+
+/** The JSON schema of a DTO's `@ApiProperty()` properties, for serialization. */
+export function serializationSchemaOf(type: Type): JsonSchema {
+  const prototype = type.prototype as object;
+  const names = ((Reflect.getMetadata(PROPERTY_NAMES, prototype) ?? []) as string[]).map((name) => name.slice(1));
+  if (names.length === 0) throw new Error(`${type.name} declares no @ApiProperty(): nothing to serialize`);
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const name of names) {
+    const options = Reflect.getMetadata(PROPERTY_OPTIONS, prototype, name) as PropertyOptions;
+    properties[name] = propertySchema(options, Reflect.getMetadata('design:type', prototype, name));
+    if (options.required !== false) required.push(name);
+  }
+  return { type: 'object', properties, required };
+}
+
+interface PropertyOptions {
+  type?: unknown;
+  enum?: unknown[] | Record<string, unknown>;
+  isArray?: boolean;
+  required?: boolean;
+}
+
+function propertySchema(options: PropertyOptions, designType: unknown): JsonSchema {
+  const item = itemSchema(options, options.type ?? designType);
+  return options.isArray ? { type: 'array', items: item } : item;
+}
+
+function itemSchema(options: PropertyOptions, type: unknown): JsonSchema {
+  if (options.enum) {
+    const values = Array.isArray(options.enum) ? options.enum : Object.values(options.enum);
+    return { type: values.every((value) => typeof value === 'number') ? 'number' : 'string' };
+  }
+  if (typeof type === 'string') return { type };
+  if (type === String || type === Date) return { type: 'string' };
+  if (type === Number) return { type: 'number' };
+  if (type === Boolean) return { type: 'boolean' };
+  if (typeof type === 'function') return serializationSchemaOf(type as Type);
+  throw new Error(`cannot derive a serialization schema for a property of type ${String(type)}`);
+}
+
+/** Adds one status's schema to the route's Fastify response schemas, keeping the others. */
+function withResponseSchema(status: number, schema: JsonSchema): MethodDecorator {
+  return (_target, _key, descriptor: PropertyDescriptor) => {
+    const handler = descriptor.value as object;
+    const current = (Reflect.getMetadata(FASTIFY_ROUTE_SCHEMA_METADATA, handler) ?? {}) as { response?: object };
+    Reflect.defineMetadata(
+      FASTIFY_ROUTE_SCHEMA_METADATA,
+      { ...current, response: { ...current.response, [status]: schema } },
+      handler,
+    );
+  };
+}
