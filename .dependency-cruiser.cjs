@@ -14,7 +14,8 @@ module.exports = {
   forbidden: [
     {
       name: 'domain-is-plain-typescript',
-      comment: 'A domain imports only its own domain and the platform errors: no framework, ORM, validation library or outer layer.',
+      comment:
+        'A domain imports only its own domain and the platform errors: no framework, ORM, validation library or outer layer.',
       severity: 'error',
       from: { path: '^libs/([^/]+)/src/domain/', ...SOURCE },
       to: { pathNot: ['^libs/$1/src/domain/', PLATFORM_ERRORS] },
@@ -52,7 +53,10 @@ module.exports = {
       comment: "Another module is reached only through its index.ts (and the platform's errors entry point).",
       severity: 'error',
       from: { path: '^libs/([^/]+)/', ...SOURCE },
-      to: { path: '^libs/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/errors/index\\.ts$'] },
+      to: {
+        path: '^libs/',
+        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/errors/index\\.ts$'],
+      },
     },
     {
       name: 'platform-knows-no-feature',

@@ -16,7 +16,9 @@ try {
   process.exit(1);
 }
 if (!report.vulnerabilities) {
-  console.warn(`npm audit: SKIPPED, the advisory endpoint is not reachable from here (${report.message ?? report.error?.summary ?? 'no report'})`);
+  console.warn(
+    `npm audit: SKIPPED, the advisory endpoint is not reachable from here (${report.message ?? report.error?.summary ?? 'no report'})`,
+  );
   process.exit(0);
 }
 const blocking = Object.values(report.vulnerabilities).filter(
@@ -27,6 +29,7 @@ const blocking = Object.values(report.vulnerabilities).filter(
 const counts = report.metadata?.vulnerabilities ?? {};
 console.log(`npm audit --omit=dev: ${JSON.stringify(counts)}`);
 if (blocking.length > 0) {
-  for (const vulnerability of blocking) console.error(`  ${vulnerability.severity}: ${vulnerability.name} (${vulnerability.range})`);
+  for (const vulnerability of blocking)
+    console.error(`  ${vulnerability.severity}: ${vulnerability.name} (${vulnerability.range})`);
   process.exit(1);
 }

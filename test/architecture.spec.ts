@@ -20,7 +20,14 @@ interface Cruise {
 function cruise(folder: string, ...paths: string[]): Cruise {
   const output = execFileSync(
     process.execPath,
-    [resolve(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', resolve(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json', ...paths],
+    [
+      resolve(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      '--config',
+      resolve(ROOT, '.dependency-cruiser.cjs'),
+      '--output-type',
+      'json',
+      ...paths,
+    ],
     { cwd: folder, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   return JSON.parse(output) as Cruise;
@@ -28,7 +35,10 @@ function cruise(folder: string, ...paths: string[]): Cruise {
 
 describe('architecture rules', () => {
   const violations = cruise(FIXTURE, 'libs', 'apps')
-    .summary.violations.map(({ rule, from, to }) => `${rule.name}: ${from} -> ${to.replace(/^(\.\.\/)+node_modules\/((@[^/]+\/)?[^/]+).*$/, '$2')}`)
+    .summary.violations.map(
+      ({ rule, from, to }) =>
+        `${rule.name}: ${from} -> ${to.replace(/^(\.\.\/)+node_modules\/((@[^/]+\/)?[^/]+).*$/, '$2')}`,
+    )
     .sort();
 
   it('fire on every broken import of the fixture, however it is written, and on nothing else', () => {

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH, JSON_CONTENT_TYPE, OTHER_API_KEY, TEST_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
+import {
+  AUTH,
+  JSON_CONTENT_TYPE,
+  OTHER_API_KEY,
+  TEST_API_KEY,
+  errorBody,
+  startTestApp,
+  type TestApp,
+} from './support/test-app';
 
 const MISSING = errorBody(401, 'missing_api_key', 'an API key is required: send Authorization: Bearer <key>');
 const INVALID = errorBody(401, 'invalid_api_key', 'the API key is not valid');
@@ -67,8 +75,12 @@ describe('bearer authentication', () => {
     });
 
     it('answers 401 rather than 400 for malformed JSON', async () => {
-      const response = await t.http().post('/v1/pets').set('authorization', 'Bearer wrong-key-wrong-key')
-        .set('content-type', 'application/json').send('{"name":');
+      const response = await t
+        .http()
+        .post('/v1/pets')
+        .set('authorization', 'Bearer wrong-key-wrong-key')
+        .set('content-type', 'application/json')
+        .send('{"name":');
       expect(response.status).toBe(401);
       expect(response.body).toEqual(INVALID);
     });
@@ -80,7 +92,10 @@ describe('bearer authentication', () => {
     });
 
     it('answers 401 rather than 413 for a body over the limit', async () => {
-      const response = await t.http().post('/v1/pets').send({ name: 'n'.repeat(20_000), categoryId: 1 });
+      const response = await t
+        .http()
+        .post('/v1/pets')
+        .send({ name: 'n'.repeat(20_000), categoryId: 1 });
       expect(response.status).toBe(401);
       expect(response.body).toEqual(MISSING);
     });
@@ -94,7 +109,11 @@ describe('bearer authentication', () => {
     it('stores nothing for a rejected caller', async () => {
       const before = await t.http().get('/v1/pets?limit=100').set(AUTH);
       await t.http().post('/v1/pets').send({ name: 'Intruder', categoryId: 1 });
-      await t.http().post('/v1/pets').set('authorization', 'Bearer wrong-key-wrong-key').send({ name: 'Intruder', categoryId: 1 });
+      await t
+        .http()
+        .post('/v1/pets')
+        .set('authorization', 'Bearer wrong-key-wrong-key')
+        .send({ name: 'Intruder', categoryId: 1 });
       const after = await t.http().get('/v1/pets?limit=100').set(AUTH);
       expect(after.body).toEqual(before.body);
       expect(after.body.map((pet: { name: string }) => pet.name)).not.toContain('Intruder');

@@ -68,7 +68,11 @@ class ProbeController {
 @Module({ controllers: [ProbeController] })
 class ProbeModule {}
 
-const probeFeature = defineFeature({ name: 'probe', module: ProbeModule, migrations: [CreateProbeTables1000000000000] });
+const probeFeature = defineFeature({
+  name: 'probe',
+  module: ProbeModule,
+  migrations: [CreateProbeTables1000000000000],
+});
 
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(

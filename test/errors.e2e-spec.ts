@@ -6,13 +6,24 @@ import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from '
 /** Keeps what the application logs, to check what a 500 leaves behind. */
 class CapturingLogger implements LoggerService {
   readonly lines: string[] = [];
-  log(...args: unknown[]) { this.keep(args); }
-  error(...args: unknown[]) { this.keep(args); }
-  warn(...args: unknown[]) { this.keep(args); }
-  debug(...args: unknown[]) { this.keep(args); }
-  verbose(...args: unknown[]) { this.keep(args); }
+  log(...args: unknown[]) {
+    this.keep(args);
+  }
+  error(...args: unknown[]) {
+    this.keep(args);
+  }
+  warn(...args: unknown[]) {
+    this.keep(args);
+  }
+  debug(...args: unknown[]) {
+    this.keep(args);
+  }
+  verbose(...args: unknown[]) {
+    this.keep(args);
+  }
   private keep(args: unknown[]) {
-    const errors = (_key: string, value: unknown) => (value instanceof Error ? { message: value.message, stack: value.stack } : value);
+    const errors = (_key: string, value: unknown) =>
+      value instanceof Error ? { message: value.message, stack: value.stack } : value;
     this.lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg, errors))).join(' '));
   }
 }

@@ -16,7 +16,9 @@ async function expectUnavailable(t: TestApp, { readsToo }: { readsToo: boolean }
   const requests = [
     t.http().post('/v1/pets').set(AUTH).send({ name: 'during', categoryId: 1 }).timeout(BOUND_MS),
     t.http().post('/v1/pets').set(AUTH).send({ name: 'during', categoryId: 2 }).timeout(BOUND_MS),
-    ...(readsToo ? [t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS), t.http().get('/v1/pets/1').set(AUTH).timeout(BOUND_MS)] : []),
+    ...(readsToo
+      ? [t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS), t.http().get('/v1/pets/1').set(AUTH).timeout(BOUND_MS)]
+      : []),
   ];
   for (const response of await Promise.all(requests)) {
     expect(response.status).toBe(503);
@@ -62,7 +64,9 @@ describe('SQLite write-locked by another process', () => {
     const path = t.config.database.type === 'sqlite' ? t.config.database.path : '';
     holder = spawn(
       process.execPath,
-      ['-e', `
+      [
+        '-e',
+        `
         const db = new (require('sqlite3').Database)(${JSON.stringify(path)});
         db.serialize(() => {
           db.run('BEGIN EXCLUSIVE', (error) => { if (error) { console.error(error.message); process.exit(1); } });
@@ -71,10 +75,13 @@ describe('SQLite write-locked by another process', () => {
             console.log('locked');
           });
         });
-        setInterval(() => {}, 1000);`],
+        setInterval(() => {}, 1000);`,
+      ],
       { cwd: resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    await new Promise<void>((locked) => holder!.stdout!.on('data', (chunk) => String(chunk).includes('locked') && locked()));
+    await new Promise<void>((locked) =>
+      holder!.stdout!.on('data', (chunk) => String(chunk).includes('locked') && locked()),
+    );
 
     await expectUnavailable(t, { readsToo: false });
     // WAL lets readers go on under a writer's lock, and they see only committed pets.
@@ -88,50 +95,56 @@ describe('SQLite write-locked by another process', () => {
   });
 });
 
-describe.skipIf(!POSTGRES_TEST_URL)(`PostgreSQL unreachable or failing${POSTGRES_TEST_URL ? '' : ' (skipped: set PETSTORE_TEST_POSTGRES_URL to run it)'}`, () => {
-  let t: TestApp;
-  let proxy: TcpProxy;
-  let databaseName: string;
-  let dropDatabase: () => Promise<void>;
+describe.skipIf(!POSTGRES_TEST_URL)(
+  `PostgreSQL unreachable or failing${POSTGRES_TEST_URL ? '' : ' (skipped: set PETSTORE_TEST_POSTGRES_URL to run it)'}`,
+  () => {
+    let t: TestApp;
+    let proxy: TcpProxy;
+    let databaseName: string;
+    let dropDatabase: () => Promise<void>;
 
-  beforeAll(async () => {
-    const database = await postgres.create();
-    dropDatabase = database.drop;
-    const direct = new URL(database.url);
-    databaseName = direct.pathname.slice(1);
-    proxy = new TcpProxy(direct.hostname, Number(direct.port || 5432));
-    await proxy.start();
-    const viaProxy = new URL(database.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    t = await startTestApp({ env: { DATABASE_URL: viaProxy.href, DATABASE_TIMEOUT_MS: '1000' } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await proxy?.stop();
-    await dropDatabase?.();
-  });
+    beforeAll(async () => {
+      const database = await postgres.create();
+      dropDatabase = database.drop;
+      const direct = new URL(database.url);
+      databaseName = direct.pathname.slice(1);
+      proxy = new TcpProxy(direct.hostname, Number(direct.port || 5432));
+      await proxy.start();
+      const viaProxy = new URL(database.url);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      t = await startTestApp({ env: { DATABASE_URL: viaProxy.href, DATABASE_TIMEOUT_MS: '1000' } });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await proxy?.stop();
+      await dropDatabase?.();
+    });
 
-  it('answers 503 while the server is unreachable, and recovers when it is back', async () => {
-    const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
-    expect(before.status).toBe(201);
-    await proxy.stop();
-    await expectUnavailable(t, { readsToo: true });
-    await proxy.start();
-    await expectRecovered(t, [before.body]);
-  });
+    it('answers 503 while the server is unreachable, and recovers when it is back', async () => {
+      const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
+      expect(before.status).toBe(201);
+      await proxy.stop();
+      await expectUnavailable(t, { readsToo: true });
+      await proxy.start();
+      await expectRecovered(t, [before.body]);
+    });
 
-  it('answers 503, not 500, when the server kills its connections, and recovers', async () => {
-    const admin = new Client({ connectionString: POSTGRES_TEST_URL });
-    await admin.connect();
-    try {
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
-    } finally {
-      await admin.end();
-    }
-    const statuses = [];
-    for (let i = 0; i < 12; i++) statuses.push((await t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS)).status);
-    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
-    expect(statuses.at(-1)).toBe(200);
-  });
-});
+    it('answers 503, not 500, when the server kills its connections, and recovers', async () => {
+      const admin = new Client({ connectionString: POSTGRES_TEST_URL });
+      await admin.connect();
+      try {
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [databaseName],
+        );
+      } finally {
+        await admin.end();
+      }
+      const statuses = [];
+      for (let i = 0; i < 12; i++) statuses.push((await t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS)).status);
+      expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+      expect(statuses.at(-1)).toBe(200);
+    });
+  },
+);

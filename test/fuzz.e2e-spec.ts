@@ -47,7 +47,8 @@ const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 /** The oracle every answer must satisfy, whatever was sent. */
 function checkAnswer(answer: Answer, operation: string | undefined): void {
   expect(answer.status, answer.text).toBeLessThan(500);
-  if (operation) expect(declared[operation], `${operation} does not declare ${answer.status}`).toContain(String(answer.status));
+  if (operation)
+    expect(declared[operation], `${operation} does not declare ${answer.status}`).toContain(String(answer.status));
   if (answer.status >= 400) {
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = JSON.parse(answer.text);
@@ -60,7 +61,9 @@ function checkAnswer(answer: Answer, operation: string | undefined): void {
 
 /** What Node accepts in a header value. */
 const headerValue = fc.string({
-  unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((code) => String.fromCharCode(code)),
+  unit: fc
+    .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff }))
+    .map((code) => String.fromCharCode(code)),
   maxLength: 80,
 });
 
@@ -86,7 +89,12 @@ beforeAll(async () => {
     getPet: Object.keys(document.paths['/pets/{petId}'].get.responses),
   };
   for (let i = 0; i < 30; i++) {
-    await send('POST', '/v1/pets', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ name: `seed-${i}`, categoryId: i, status: STATUSES[i % 3] }));
+    await send(
+      'POST',
+      '/v1/pets',
+      { ...auth, 'content-type': 'application/json' },
+      JSON.stringify({ name: `seed-${i}`, categoryId: i, status: STATUSES[i % 3] }),
+    );
   }
 });
 afterAll(async () => {
@@ -99,10 +107,16 @@ describe('fuzzing', () => {
     const authorization = fc.oneof(
       headerValue,
       headerValue.map((token) => `Bearer ${token}`),
-      fc.constantFrom('bearer', 'BEARER', 'Bearer ', 'Basic', 'Digest', 'bearer\t').chain((scheme) =>
-        fc.constantFrom(TEST_API_KEY, `${TEST_API_KEY}x`, TEST_API_KEY.slice(1), TEST_API_KEY.toUpperCase(), '').map((key) => `${scheme} ${key}`),
-      ),
-      fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 3 })).map(([before, after]) => `bearer${' '.repeat(before)}${TEST_API_KEY}${' '.repeat(after)}`),
+      fc
+        .constantFrom('bearer', 'BEARER', 'Bearer ', 'Basic', 'Digest', 'bearer\t')
+        .chain((scheme) =>
+          fc
+            .constantFrom(TEST_API_KEY, `${TEST_API_KEY}x`, TEST_API_KEY.slice(1), TEST_API_KEY.toUpperCase(), '')
+            .map((key) => `${scheme} ${key}`),
+        ),
+      fc
+        .tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 3 }))
+        .map(([before, after]) => `bearer${' '.repeat(before)}${TEST_API_KEY}${' '.repeat(after)}`),
     );
     const operation = fc.constantFrom(
       { name: 'listPets', method: 'GET', path: '/v1/pets?limit=0' },
@@ -112,7 +126,12 @@ describe('fuzzing', () => {
     await fc.assert(
       fc.asyncProperty(authorization, operation, async (value, op) => {
         const body = op.method === 'POST' ? '{"name": broken' : undefined;
-        const answer = await send(op.method, op.path, { authorization: value, ...(body ? { 'content-type': 'application/json' } : {}) }, body);
+        const answer = await send(
+          op.method,
+          op.path,
+          { authorization: value, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body,
+        );
         checkAnswer(answer, op.name);
         const token = /^bearer +([^ ]+) *$/i.exec(value.trim())?.[1];
         const valid = token === TEST_API_KEY;
@@ -124,11 +143,32 @@ describe('fuzzing', () => {
   });
 
   it('answers any query string of listPets with 200 when valid and 400 naming the problem otherwise', async () => {
-    const key = fc.oneof(fc.constantFrom('limit', 'status', 'Limit', 'STATUS', 'offset', '__proto__', 'constructor', 'limit[]'), fc.string({ minLength: 1, maxLength: 6 }));
+    const key = fc.oneof(
+      fc.constantFrom('limit', 'status', 'Limit', 'STATUS', 'offset', '__proto__', 'constructor', 'limit[]'),
+      fc.string({ minLength: 1, maxLength: 6 }),
+    );
     const value = fc.oneof(
       fc.integer({ min: 1, max: 100 }).map(String),
       fc.integer().map(String),
-      fc.constantFrom(...STATUSES, 'SOLD', 'Sold', 'abc', '1.5', '1e1', '0x10', '+5', '-1', '', '٣', '１', '99999999999999999999', ' 5', '5 ', '007', '0'),
+      fc.constantFrom(
+        ...STATUSES,
+        'SOLD',
+        'Sold',
+        'abc',
+        '1.5',
+        '1e1',
+        '0x10',
+        '+5',
+        '-1',
+        '',
+        '٣',
+        '１',
+        '99999999999999999999',
+        ' 5',
+        '5 ',
+        '007',
+        '0',
+      ),
       fc.string({ maxLength: 8 }),
     );
     await fc.assert(
@@ -187,7 +227,16 @@ describe('fuzzing', () => {
   });
 
   it('answers hostile raw paths with a 4xx in the Error shape', async () => {
-    for (const path of ['/v1/pets/%', '/v1/pets/%ZZ', '/v1/pets/%00', '/v1/pets/%E0%A4%A', `/v1/pets/${'1'.repeat(101)}`, '/v1/pets/1/../2', '/v1//pets', '/%2e%2e/v1/pets']) {
+    for (const path of [
+      '/v1/pets/%',
+      '/v1/pets/%ZZ',
+      '/v1/pets/%00',
+      '/v1/pets/%E0%A4%A',
+      `/v1/pets/${'1'.repeat(101)}`,
+      '/v1/pets/1/../2',
+      '/v1//pets',
+      '/%2e%2e/v1/pets',
+    ]) {
       const answer = await send('GET', path, auth);
       expect(answer.status, path).toBeGreaterThanOrEqual(400);
       checkAnswer(answer, undefined);
@@ -213,9 +262,24 @@ describe('fuzzing', () => {
       fc.boolean(),
       fc.constant(null),
     );
-    const status = fc.oneof(fc.constantFrom(...STATUSES), fc.constantFrom('SOLD', '', 'lost'), fc.constant(null), fc.integer());
-    const extra = fc.dictionary(fc.oneof(fc.string({ minLength: 1, maxLength: 5 }), fc.constantFrom('__proto__', 'constructor', 'id', 'prototype')), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 2 });
-    const pet = fc.tuple(fc.record({ name, categoryId, status }, { requiredKeys: [] }), fc.option(extra, { nil: undefined }));
+    const status = fc.oneof(
+      fc.constantFrom(...STATUSES),
+      fc.constantFrom('SOLD', '', 'lost'),
+      fc.constant(null),
+      fc.integer(),
+    );
+    const extra = fc.dictionary(
+      fc.oneof(
+        fc.string({ minLength: 1, maxLength: 5 }),
+        fc.constantFrom('__proto__', 'constructor', 'id', 'prototype'),
+      ),
+      fc.jsonValue({ maxDepth: 3 }),
+      { maxKeys: 2 },
+    );
+    const pet = fc.tuple(
+      fc.record({ name, categoryId, status }, { requiredKeys: [] }),
+      fc.option(extra, { nil: undefined }),
+    );
     await fc.assert(
       fc.asyncProperty(pet, async ([fields, more]) => {
         const body: Record<string, unknown> = { ...fields };
@@ -243,10 +307,28 @@ describe('fuzzing', () => {
   });
 
   it('reads JSON numbers as JSON does: 1e2 and 1.0 are integers, 1E400 and 2^53 are refused', async () => {
-    const number = fc.constantFrom('1e2', '1.0', '100', '-0', '1E400', '9007199254740993', '9007199254740992', '9007199254740991', '0.5e1', '5e-1', '-1e0', '1e15');
+    const number = fc.constantFrom(
+      '1e2',
+      '1.0',
+      '100',
+      '-0',
+      '1E400',
+      '9007199254740993',
+      '9007199254740992',
+      '9007199254740991',
+      '0.5e1',
+      '5e-1',
+      '-1e0',
+      '1e15',
+    );
     await fc.assert(
       fc.asyncProperty(number, async (raw) => {
-        const answer = await send('POST', '/v1/pets', { ...auth, 'content-type': 'application/json' }, `{"name":"n","categoryId":${raw}}`);
+        const answer = await send(
+          'POST',
+          '/v1/pets',
+          { ...auth, 'content-type': 'application/json' },
+          `{"name":"n","categoryId":${raw}}`,
+        );
         checkAnswer(answer, 'createPet');
         const value = JSON.parse(raw);
         expect(answer.status).toBe(Number.isSafeInteger(value) ? 201 : 400);
@@ -261,10 +343,30 @@ describe('fuzzing', () => {
       fc.string({ maxLength: 40 }),
       fc.json({ maxDepth: 3 }),
       fc.integer({ min: 1, max: 5000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
-      fc.integer({ min: 1, max: 3000 }).map((depth) => `{"name":"deep","categoryId":1,"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`),
-      fc.constantFrom('{"name":"x","categoryId":1,"__proto__":{"polluted":true}}', '{"name":"x","categoryId":1,"constructor":{"prototype":{"polluted":true}}}', '\u0000', '{', 'null', 'true', '[]', '""'),
+      fc
+        .integer({ min: 1, max: 3000 })
+        .map((depth) => `{"name":"deep","categoryId":1,"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`),
+      fc.constantFrom(
+        '{"name":"x","categoryId":1,"__proto__":{"polluted":true}}',
+        '{"name":"x","categoryId":1,"constructor":{"prototype":{"polluted":true}}}',
+        '\u0000',
+        '{',
+        'null',
+        'true',
+        '[]',
+        '""',
+      ),
     );
-    const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/jsonx', 'multipart/form-data; boundary=x', 'APPLICATION/JSON');
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/xml',
+      'application/jsonx',
+      'multipart/form-data; boundary=x',
+      'APPLICATION/JSON',
+    );
     await fc.assert(
       fc.asyncProperty(text, contentType, async (body, type) => {
         const answer = await send('POST', '/v1/pets', { ...auth, 'content-type': type }, body);
@@ -287,9 +389,13 @@ describe('fuzzing', () => {
         }
         const p = parsed as Record<string, unknown>;
         const valid =
-          typeof p === 'object' && p !== null && !Array.isArray(p) &&
+          typeof p === 'object' &&
+          p !== null &&
+          !Array.isArray(p) &&
           Object.keys(p).every((k) => ['name', 'categoryId', 'status'].includes(k)) &&
-          validName(p.name) && Number.isSafeInteger(p.categoryId) && (p.status === undefined || STATUSES.includes(p.status as string));
+          validName(p.name) &&
+          Number.isSafeInteger(p.categoryId) &&
+          (p.status === undefined || STATUSES.includes(p.status as string));
         expect(answer.status, body.slice(0, 100)).toBe(valid ? 201 : 400);
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       }),
@@ -299,11 +405,20 @@ describe('fuzzing', () => {
 
   it('answers bodies over 16 KiB with 413, whatever they hold', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 16 * 1024 + 1, max: 64 * 1024 }), fc.constantFrom('x', '{', '"'), async (size, fill) => {
-        const answer = await send('POST', '/v1/pets', { ...auth, 'content-type': 'application/json' }, fill.repeat(size));
-        checkAnswer(answer, 'createPet');
-        expect(answer.status).toBe(413);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 16 * 1024 + 1, max: 64 * 1024 }),
+        fc.constantFrom('x', '{', '"'),
+        async (size, fill) => {
+          const answer = await send(
+            'POST',
+            '/v1/pets',
+            { ...auth, 'content-type': 'application/json' },
+            fill.repeat(size),
+          );
+          checkAnswer(answer, 'createPet');
+          expect(answer.status).toBe(413);
+        },
+      ),
       runs(30),
     );
   });

@@ -20,14 +20,18 @@ describe('hostile clients', () => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await startTestApp({ env: { HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000' } });
+    t = await startTestApp({
+      env: { HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000' },
+    });
     port = (t.app.getHttpServer().address() as { port: number }).port;
   });
   afterAll(() => t?.close());
 
   /** Well-behaved requests still get prompt answers. */
   async function othersAreServed() {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => t.http().get('/v1/pets').set(AUTH).timeout(2_000)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.http().get('/v1/pets').set(AUTH).timeout(2_000)),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
   }
 
@@ -70,7 +74,10 @@ describe('hostile clients', () => {
   it.each([
     ['an overlong URL', `GET /v1/pets?limit=${'1'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
     ['an overlong header', `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`],
-    ['too many headers', `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`],
+    [
+      'too many headers',
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
+    ],
   ])('refuses %s with a 4xx', async (_case, raw) => {
     const client = await open(port);
     client.socket.write(raw);

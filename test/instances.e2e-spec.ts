@@ -5,36 +5,39 @@ import { startService, type ServiceProcess } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
 
 /** Many stateless instances on one PostgreSQL database, as the service is meant to scale. */
-describe.skipIf(!POSTGRES_TEST_URL)(`several instances on one PostgreSQL database${POSTGRES_TEST_URL ? '' : ' (skipped: set PETSTORE_TEST_POSTGRES_URL to run it)'}`, () => {
-  const databases: TestDatabase[] = [];
-  const services: ServiceProcess[] = [];
+describe.skipIf(!POSTGRES_TEST_URL)(
+  `several instances on one PostgreSQL database${POSTGRES_TEST_URL ? '' : ' (skipped: set PETSTORE_TEST_POSTGRES_URL to run it)'}`,
+  () => {
+    const databases: TestDatabase[] = [];
+    const services: ServiceProcess[] = [];
 
-  afterAll(async () => {
-    for (const service of services) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-    for (const database of databases) await database.drop();
-  });
+    afterAll(async () => {
+      for (const service of services) {
+        service.child.kill('SIGKILL');
+        await service.exited;
+      }
+      for (const database of databases) await database.drop();
+    });
 
-  it('start together on an empty database and serve one catalogue: what one writes, all read', async () => {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const database = await postgres.create();
-      databases.push(database);
-      // Separate processes started at the same moment: each finds the migrations pending.
-      const started = await Promise.all(
-        [1, 2, 3].map(() => startService({ API_KEYS: TEST_API_KEY, DATABASE_URL: database.url, LOG_LEVEL: 'info' })),
-      );
-      services.push(...started);
-      const created = [];
-      for (const [i, service] of started.entries()) {
-        const response = await call(service.baseUrl, 'POST', '/v1/pets', { name: `from-${i}`, categoryId: i });
-        expect(response.status).toBe(201);
-        created.push(response.body);
+    it('start together on an empty database and serve one catalogue: what one writes, all read', async () => {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const database = await postgres.create();
+        databases.push(database);
+        // Separate processes started at the same moment: each finds the migrations pending.
+        const started = await Promise.all(
+          [1, 2, 3].map(() => startService({ API_KEYS: TEST_API_KEY, DATABASE_URL: database.url, LOG_LEVEL: 'info' })),
+        );
+        services.push(...started);
+        const created = [];
+        for (const [i, service] of started.entries()) {
+          const response = await call(service.baseUrl, 'POST', '/v1/pets', { name: `from-${i}`, categoryId: i });
+          expect(response.status).toBe(201);
+          created.push(response.body);
+        }
+        for (const service of started) {
+          expect(await call(service.baseUrl, 'GET', '/v1/pets')).toMatchObject({ status: 200, body: created });
+        }
       }
-      for (const service of started) {
-        expect(await call(service.baseUrl, 'GET', '/v1/pets')).toMatchObject({ status: 200, body: created });
-      }
-    }
-  });
-});
+    });
+  },
+);

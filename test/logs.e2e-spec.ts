@@ -23,10 +23,14 @@ describe('logs', () => {
     });
     const send = (path: string, headers: Record<string, string>, init: RequestInit = {}) =>
       fetch(`${service.baseUrl}${path}`, { ...init, headers });
-    await send('/v1/pets', { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', 'x-request-id': 'create-1' }, {
-      method: 'POST',
-      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
-    });
+    await send(
+      '/v1/pets',
+      { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', 'x-request-id': 'create-1' },
+      {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      },
+    );
     await send('/v1/pets?limit=1', { authorization: `Bearer ${OTHER_API_KEY}`, 'x-request-id': 'list-1' });
     await send('/v1/pets/1', { authorization: `bearer ${TEST_API_KEY}`, 'x-request-id': 'get-1' });
     await send('/v1/pets', { authorization: `Bearer ${WRONG_KEY}`, 'x-request-id': 'wrong-1' });
@@ -36,24 +40,37 @@ describe('logs', () => {
     await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
         send(i % 3 === 0 ? '/v1/pets' : `/v1/pets/${i}`, {
-          authorization: [`Bearer ${TEST_API_KEY}`, `Bearer ${WRONG_KEY}`, `Basic ${BASIC}`, `bearer ${OTHER_API_KEY}`][i % 4],
+          authorization: [`Bearer ${TEST_API_KEY}`, `Bearer ${WRONG_KEY}`, `Basic ${BASIC}`, `bearer ${OTHER_API_KEY}`][
+            i % 4
+          ],
         }),
       ),
     );
     service.child.kill('SIGTERM');
     await service.exited;
-    lines = service.output().trim().split('\n').map((line) => JSON.parse(line));
+    lines = service
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   it('are JSON, one object per line', () => {
     expect(lines.length).toBeGreaterThan(6);
-    for (const line of lines) expect(line).toMatchObject({ level: expect.any(Number), time: expect.any(Number), msg: expect.any(String) });
+    for (const line of lines)
+      expect(line).toMatchObject({ level: expect.any(Number), time: expect.any(Number), msg: expect.any(String) });
   });
 
   it('have one line per request with id, method, route, status, latency and key fingerprint', () => {
     const requests = lines.filter((line) => line.msg === 'request completed');
-    expect(requests.map((line) => line.req.id).slice(0, 5)).toEqual(['create-1', 'list-1', 'get-1', 'wrong-1', 'basic-1']);
+    expect(requests.map((line) => line.req.id).slice(0, 5)).toEqual([
+      'create-1',
+      'list-1',
+      'get-1',
+      'wrong-1',
+      'basic-1',
+    ]);
     const [create, list, get, wrong] = requests;
     expect(create).toMatchObject({
       level: 30,
@@ -66,7 +83,11 @@ describe('logs', () => {
     });
     expect(list.keyFingerprint).toMatch(/^[0-9a-f]{12}$/);
     expect(list.keyFingerprint).not.toBe(create.keyFingerprint);
-    expect(get).toMatchObject({ route: '/v1/pets/:petId', res: { statusCode: 200 }, keyFingerprint: create.keyFingerprint });
+    expect(get).toMatchObject({
+      route: '/v1/pets/:petId',
+      res: { statusCode: 200 },
+      keyFingerprint: create.keyFingerprint,
+    });
     expect(wrong).toMatchObject({ route: '/v1/pets', res: { statusCode: 401 } });
     expect(wrong).not.toHaveProperty('keyFingerprint');
     expect(requests[5].req.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -86,9 +107,16 @@ describe('LOG_LEVEL', () => {
     const folder = mkdtempSync(join(tmpdir(), 'petstore-logs-'));
     try {
       const port = await freePort();
-      const service = runService({ API_KEYS: TEST_API_KEY, DATABASE_URL: `sqlite:${join(folder, 'p.sqlite')}`, LOG_LEVEL: 'warn', PORT: String(port) });
+      const service = runService({
+        API_KEYS: TEST_API_KEY,
+        DATABASE_URL: `sqlite:${join(folder, 'p.sqlite')}`,
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+      });
       await waitUntilLive(`http://127.0.0.1:${port}`);
-      const response = await fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+      const response = await fetch(`http://127.0.0.1:${port}/v1/pets`, {
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      });
       expect(response.status).toBe(200);
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);

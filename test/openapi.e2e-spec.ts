@@ -4,7 +4,9 @@ import { API_PREFIX, OPENAPI_JSON_PATH, RouteIndex } from '@app/platform';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
-const errorResponse = (status: number) => ({ [status]: expect.objectContaining({ content: { 'application/json': { schema: ERROR_REF } } }) });
+const errorResponse = (status: number) => ({
+  [status]: expect.objectContaining({ content: { 'application/json': { schema: ERROR_REF } } }),
+});
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
@@ -41,7 +43,10 @@ describe('the OpenAPI document', () => {
     const served = t.app
       .get(RouteIndex)
       .routes()
-      .filter(({ method, path }) => path.startsWith(`${API_PREFIX}/`) && path !== OPENAPI_JSON_PATH && !['HEAD', 'OPTIONS'].includes(method))
+      .filter(
+        ({ method, path }) =>
+          path.startsWith(`${API_PREFIX}/`) && path !== OPENAPI_JSON_PATH && !['HEAD', 'OPTIONS'].includes(method),
+      )
       .map(({ method, path }) => `${method} ${path.slice(API_PREFIX.length).replace(/:(\w+)/g, '{$1}')}`);
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`),
@@ -58,10 +63,19 @@ describe('the OpenAPI document', () => {
 
   it('applies the bearer scheme to every operation', () => {
     expect(document.components.securitySchemes).toEqual({
-      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key: `Authorization: Bearer <key>`.' },
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'API key',
+        description: 'An API key: `Authorization: Bearer <key>`.',
+      },
     });
     expect(document.security).toEqual([{ bearer: [] }]);
-    for (const operation of [document.paths['/pets'].get, document.paths['/pets'].post, document.paths['/pets/{petId}'].get]) {
+    for (const operation of [
+      document.paths['/pets'].get,
+      document.paths['/pets'].post,
+      document.paths['/pets/{petId}'].get,
+    ]) {
       expect(operation.security).toEqual([{ bearer: [] }]);
     }
   });
@@ -70,22 +84,49 @@ describe('the OpenAPI document', () => {
     const operation = document.paths['/pets'].get;
     expect(operation.deprecated).toBeUndefined();
     expect(operation.parameters).toEqual([
-      expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20 } }),
-      expect.objectContaining({ name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } }),
+      expect.objectContaining({
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20 },
+      }),
+      expect.objectContaining({
+        name: 'status',
+        in: 'query',
+        required: false,
+        schema: { $ref: '#/components/schemas/PetStatus' },
+      }),
     ]);
-    expect(operation.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Pet' } });
-    expect(operation.responses).toMatchObject({ ...errorResponse(400), ...errorResponse(401), ...errorResponse(429), ...errorResponse(500), ...errorResponse(503) });
+    expect(operation.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Pet' },
+    });
+    expect(operation.responses).toMatchObject({
+      ...errorResponse(400),
+      ...errorResponse(401),
+      ...errorResponse(429),
+      ...errorResponse(500),
+      ...errorResponse(503),
+    });
   });
 
   it('describes createPet: a required NewPet body, 201 with Location, and its errors', () => {
     const operation = document.paths['/pets'].post;
-    expect(operation.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } });
+    expect(operation.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } },
+    });
     expect(operation.responses['201']).toMatchObject({
       headers: { Location: expect.objectContaining({ schema: expect.objectContaining({ type: 'string' }) }) },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
     });
     expect(operation.responses).toMatchObject({
-      ...errorResponse(400), ...errorResponse(401), ...errorResponse(413), ...errorResponse(415), ...errorResponse(429), ...errorResponse(500),
+      ...errorResponse(400),
+      ...errorResponse(401),
+      ...errorResponse(413),
+      ...errorResponse(415),
+      ...errorResponse(429),
+      ...errorResponse(500),
     });
   });
 
@@ -93,16 +134,30 @@ describe('the OpenAPI document', () => {
     const operation = document.paths['/pets/{petId}'].get;
     expect(operation.deprecated).toBe(true);
     expect(operation.parameters).toEqual([
-      expect.objectContaining({ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }),
+      expect.objectContaining({
+        name: 'petId',
+        in: 'path',
+        required: true,
+        schema: { type: 'integer', format: 'int64' },
+      }),
     ]);
     for (const response of Object.values(operation.responses) as Array<{ headers: object }>) {
       expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(['Deprecation', 'Link', 'Sunset']));
     }
     expect(Object.keys(operation.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
     expect(operation.responses['200'].headers).toEqual({
-      Deprecation: { description: 'RFC 9745: when the operation was deprecated.', schema: { type: 'string', example: '@1795219200' } },
-      Sunset: { description: 'RFC 8594: when it stops being served.', schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' } },
-      Link: { description: 'The successor operation.', schema: { type: 'string', example: '</v1/pets>; rel="successor-version"' } },
+      Deprecation: {
+        description: 'RFC 9745: when the operation was deprecated.',
+        schema: { type: 'string', example: '@1795219200' },
+      },
+      Sunset: {
+        description: 'RFC 8594: when it stops being served.',
+        schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+      },
+      Link: {
+        description: 'The successor operation.',
+        schema: { type: 'string', example: '</v1/pets>; rel="successor-version"' },
+      },
     });
     expect(JSON.stringify(document)).not.toContain('x-deprecation');
     expect(operation.responses).toMatchObject({ ...errorResponse(400), ...errorResponse(401), ...errorResponse(404) });
@@ -114,14 +169,21 @@ describe('the OpenAPI document', () => {
     expect(NewPet.required).toEqual(['name', 'categoryId']);
     expect(NewPet.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
     expect(NewPet.properties.categoryId).toMatchObject({
-      type: 'integer', format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER,
+      type: 'integer',
+      format: 'int64',
+      minimum: -Number.MAX_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
     });
     expect(JSON.stringify(NewPet.properties.status)).toContain('"$ref":"#/components/schemas/PetStatus"');
     expect(JSON.stringify(Pet.properties.status)).toContain('"$ref":"#/components/schemas/PetStatus"');
     expect(Pet.required).toEqual(['id', 'name', 'categoryId']);
     expect(Pet.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
     expect(Error.required).toEqual(['code', 'message', 'status']);
-    expect(Error.properties).toMatchObject({ code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } });
+    expect(Error.properties).toMatchObject({
+      code: { type: 'string' },
+      message: { type: 'string' },
+      status: { type: 'integer' },
+    });
   });
 
   it('serves Swagger UI at /docs without a key', async () => {

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH, JSON_CONTENT_TYPE, OTHER_API_KEY, TEST_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
+import {
+  AUTH,
+  JSON_CONTENT_TYPE,
+  OTHER_API_KEY,
+  TEST_API_KEY,
+  errorBody,
+  startTestApp,
+  type TestApp,
+} from './support/test-app';
 
 const fingerprint = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
@@ -88,7 +96,9 @@ describe('metrics', () => {
     expect(text).toContain('http_requests_total{route="/v1/pets/:petId",method="GET",status="401"} 1');
     expect(text).toContain('http_requests_total{route="unmatched",method="GET",status="404"} 1');
     expect(text).not.toContain('/nowhere');
-    expect(text).toMatch(/http_request_duration_seconds_count\{route="\/v1\/pets\/:petId",method="GET",status="200"\} 2/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{route="\/v1\/pets\/:petId",method="GET",status="200"\} 2/,
+    );
   });
 
   it('counts calls to the deprecated getPet by key fingerprint, never by key', async () => {
@@ -109,7 +119,11 @@ describe('protection', () => {
   afterAll(() => t?.close());
 
   it('sends security headers suited to a JSON API on every response', async () => {
-    for (const response of [await t.http().get('/v1/pets').set(AUTH), await t.http().get('/v1/pets'), await t.http().get('/health/live')]) {
+    for (const response of [
+      await t.http().get('/v1/pets').set(AUTH),
+      await t.http().get('/v1/pets'),
+      await t.http().get('/health/live'),
+    ]) {
       expect(response.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
         'x-frame-options': 'SAMEORIGIN',
@@ -138,7 +152,9 @@ describe('protection', () => {
   it('allows the configured origins only, and answers their preflight without a key', async () => {
     const cors = await startTestApp({ env: { CORS_ORIGINS: 'https://app.example.com' } });
     try {
-      const preflight = await cors.http().options('/v1/pets')
+      const preflight = await cors
+        .http()
+        .options('/v1/pets')
         .set('origin', 'https://app.example.com')
         .set('access-control-request-method', 'POST')
         .set('access-control-request-headers', 'authorization,content-type');
@@ -160,11 +176,16 @@ describe('protection', () => {
   });
 
   it('sets the server timeouts from the configuration', async () => {
-    const timed = await startTestApp({ env: { HEADERS_TIMEOUT_MS: '4000', REQUEST_TIMEOUT_MS: '9000', KEEP_ALIVE_TIMEOUT_MS: '7000' } });
+    const timed = await startTestApp({
+      env: { HEADERS_TIMEOUT_MS: '4000', REQUEST_TIMEOUT_MS: '9000', KEEP_ALIVE_TIMEOUT_MS: '7000' },
+    });
     try {
       const server = timed.app.getHttpServer();
-      expect({ headers: server.headersTimeout, request: server.requestTimeout, keepAlive: server.keepAliveTimeout })
-        .toEqual({ headers: 4000, request: 9000, keepAlive: 7000 });
+      expect({
+        headers: server.headersTimeout,
+        request: server.requestTimeout,
+        keepAlive: server.keepAliveTimeout,
+      }).toEqual({ headers: 4000, request: 9000, keepAlive: 7000 });
     } finally {
       await timed.close();
     }
@@ -190,7 +211,11 @@ describe('rate limiting', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.headers['ratelimit-reset']).toBe(limited.headers['retry-after']);
     expect(limited.body).toEqual(
-      errorBody(429, 'rate_limited', `rate limit of 3 requests per minute exceeded; retry in ${limited.headers['retry-after']} s`),
+      errorBody(
+        429,
+        'rate_limited',
+        `rate limit of 3 requests per minute exceeded; retry in ${limited.headers['retry-after']} s`,
+      ),
     );
     // Nothing was stored by the refused request.
     const other = await t.http().get('/v1/pets').set('authorization', `Bearer ${OTHER_API_KEY}`);

@@ -40,8 +40,14 @@ describe('the service process', () => {
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
       [{ SHUTDOWN_GRACE_MS: '-5' }, 'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000 (got "-5")'],
       [{ DATABASE_URL: 'mysql://localhost/pets' }, 'DATABASE_URL has an unsupported scheme "mysql"'],
-      [{ DATABASE_URL: 'sqlite:/etc/hostname/pets.sqlite' }, 'DATABASE_URL points into a folder that cannot be created or written: /etc/hostname'],
-      [{ PUBLIC_BASE_URL: 'https://api.example.com/v2' }, 'PUBLIC_BASE_URL must be an http(s) URL whose path ends in /v1'],
+      [
+        { DATABASE_URL: 'sqlite:/etc/hostname/pets.sqlite' },
+        'DATABASE_URL points into a folder that cannot be created or written: /etc/hostname',
+      ],
+      [
+        { PUBLIC_BASE_URL: 'https://api.example.com/v2' },
+        'PUBLIC_BASE_URL must be an http(s) URL whose path ends in /v1',
+      ],
       [{ API_KEYS: 'short' }, 'API_KEYS entry 1 must be at least 16 printable characters without spaces'],
       [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS must be set in production'],
     ])('stops at once for %j, naming the variable', async (extra, message) => {
@@ -98,7 +104,11 @@ describe('the service process', () => {
       const ready = await raw(service.baseUrl, '/health/ready');
       expect(ready.status).toBe(503);
       expect(ready.headers).toMatchObject({ 'retry-after': '2', connection: 'close' });
-      expect(JSON.parse(ready.body)).toEqual({ code: 'shutting_down', message: 'the service is shutting down', status: 503 });
+      expect(JSON.parse(ready.body)).toEqual({
+        code: 'shutting_down',
+        message: 'the service is shutting down',
+        status: 503,
+      });
 
       const served = await raw(service.baseUrl, '/v1/pets', { authorization: `Bearer ${TEST_API_KEY}` });
       expect(served.status).toBe(200);

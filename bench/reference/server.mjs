@@ -7,26 +7,49 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
 import sqlite3 from 'sqlite3';
 
-const keys = (process.env.API_KEYS ?? '').split(',').filter(Boolean).map((key) => createHash('sha256').update(key).digest());
+const keys = (process.env.API_KEYS ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((key) => createHash('sha256').update(key).digest());
 const db = new sqlite3.Database(process.env.DATABASE_PATH);
-const run = (sql, params = []) => new Promise((resolve, reject) => db.run(sql, params, function (error) { if (error) reject(error); else resolve(this); }));
-const all = (sql, params = []) => new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
+const run = (sql, params = []) =>
+  new Promise((resolve, reject) =>
+    db.run(sql, params, function (error) {
+      if (error) reject(error);
+      else resolve(this);
+    }),
+  );
+const all = (sql, params = []) =>
+  new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
 
 await run('PRAGMA journal_mode = WAL');
 await run('PRAGMA synchronous = FULL');
 await run('PRAGMA busy_timeout = 3000');
-await run(`CREATE TABLE IF NOT EXISTS "pets" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "name" varchar(255) NOT NULL, "category_id" bigint NOT NULL, "status" varchar(16) CHECK ("status" IN ('available', 'pending', 'sold')))`);
+await run(
+  `CREATE TABLE IF NOT EXISTS "pets" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "name" varchar(255) NOT NULL, "category_id" bigint NOT NULL, "status" varchar(16) CHECK ("status" IN ('available', 'pending', 'sold')))`,
+);
 await run('CREATE INDEX IF NOT EXISTS "IDX_pets_status_id" ON "pets" ("status", "id")');
 
 const error = (reply, status, code, message) => reply.code(status).send({ code, message, status });
-const toPet = (row) => (row.status === null ? { id: row.id, name: row.name, categoryId: row.category_id } : { id: row.id, name: row.name, categoryId: row.category_id, status: row.status });
+const toPet = (row) =>
+  row.status === null
+    ? { id: row.id, name: row.name, categoryId: row.category_id }
+    : { id: row.id, name: row.name, categoryId: row.category_id, status: row.status };
 const statusEnum = ['available', 'pending', 'sold'];
 const pet = {
   type: 'object',
-  properties: { id: { type: 'integer' }, name: { type: 'string' }, categoryId: { type: 'integer' }, status: { type: 'string', enum: statusEnum } },
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    categoryId: { type: 'integer' },
+    status: { type: 'string', enum: statusEnum },
+  },
   required: ['id', 'name', 'categoryId'],
 };
-const errorSchema = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } };
+const errorSchema = {
+  type: 'object',
+  properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } },
+};
 
 const app = Fastify({
   bodyLimit: 16 * 1024,
@@ -34,9 +57,15 @@ const app = Fastify({
 });
 app.removeContentTypeParser('text/plain');
 app.setErrorHandler((err, _request, reply) => {
-  if (err.validation) return error(reply, 400, err.validationContext === 'body' ? 'invalid_body' : 'invalid_parameter', err.message);
+  if (err.validation)
+    return error(reply, 400, err.validationContext === 'body' ? 'invalid_body' : 'invalid_parameter', err.message);
   const status = err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-  return error(reply, status, status === 500 ? 'internal_error' : 'bad_request', status === 500 ? 'internal server error' : err.message);
+  return error(
+    reply,
+    status,
+    status === 500 ? 'internal_error' : 'bad_request',
+    status === 500 ? 'internal server error' : err.message,
+  );
 });
 
 app.addHook('preParsing', async (request, reply, payload) => {
@@ -55,48 +84,68 @@ app.addHook('preParsing', async (request, reply, payload) => {
 
 app.get('/health/live', async () => ({ status: 'ok' }));
 
-app.get('/v1/pets', {
-  schema: {
-    querystring: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { limit: { type: 'string', pattern: '^[0-9]+$' }, status: { type: 'string', enum: statusEnum } },
-    },
-    response: { 200: { type: 'array', items: pet } },
-  },
-}, async (request, reply) => {
-  const limit = request.query.limit === undefined ? 20 : Number(request.query.limit);
-  if (limit < 1 || limit > 100) return error(reply, 400, 'invalid_parameter', 'limit must be an integer from 1 to 100');
-  const rows = request.query.status
-    ? await all('SELECT id, name, category_id, status FROM pets WHERE status = ? ORDER BY id LIMIT ?', [request.query.status, limit])
-    : await all('SELECT id, name, category_id, status FROM pets ORDER BY id LIMIT ?', [limit]);
-  return rows.map(toPet);
-});
-
-app.post('/v1/pets', {
-  schema: {
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'categoryId'],
-      properties: {
-        name: { type: 'string', minLength: 1, maxLength: 255 },
-        categoryId: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
-        status: { type: 'string', enum: statusEnum },
+app.get(
+  '/v1/pets',
+  {
+    schema: {
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { limit: { type: 'string', pattern: '^[0-9]+$' }, status: { type: 'string', enum: statusEnum } },
       },
+      response: { 200: { type: 'array', items: pet } },
     },
-    response: { 201: pet, 400: errorSchema },
   },
-}, async (request, reply) => {
-  const { name, categoryId, status } = request.body;
-  const result = await run('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)', [name, categoryId, status ?? null]);
-  const created = toPet({ id: result.lastID, name, category_id: categoryId, status: status ?? null });
-  return reply.code(201).header('location', `/v1/pets/${created.id}`).send(created);
-});
+  async (request, reply) => {
+    const limit = request.query.limit === undefined ? 20 : Number(request.query.limit);
+    if (limit < 1 || limit > 100)
+      return error(reply, 400, 'invalid_parameter', 'limit must be an integer from 1 to 100');
+    const rows = request.query.status
+      ? await all('SELECT id, name, category_id, status FROM pets WHERE status = ? ORDER BY id LIMIT ?', [
+          request.query.status,
+          limit,
+        ])
+      : await all('SELECT id, name, category_id, status FROM pets ORDER BY id LIMIT ?', [limit]);
+    return rows.map(toPet);
+  },
+);
+
+app.post(
+  '/v1/pets',
+  {
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'categoryId'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 255 },
+          categoryId: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+          status: { type: 'string', enum: statusEnum },
+        },
+      },
+      response: { 201: pet, 400: errorSchema },
+    },
+  },
+  async (request, reply) => {
+    const { name, categoryId, status } = request.body;
+    const result = await run('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)', [
+      name,
+      categoryId,
+      status ?? null,
+    ]);
+    const created = toPet({ id: result.lastID, name, category_id: categoryId, status: status ?? null });
+    return reply.code(201).header('location', `/v1/pets/${created.id}`).send(created);
+  },
+);
 
 app.get('/v1/pets/:petId', { schema: { response: { 200: pet } } }, async (request, reply) => {
-  reply.header('deprecation', '@1795219200').header('sunset', 'Thu, 05 Dec 2030 00:00:00 GMT').header('link', '</v1/pets>; rel="successor-version"');
-  if (!/^-?\d+$/.test(request.params.petId)) return error(reply, 400, 'invalid_parameter', 'petId must be a decimal integer');
+  reply
+    .header('deprecation', '@1795219200')
+    .header('sunset', 'Thu, 05 Dec 2030 00:00:00 GMT')
+    .header('link', '</v1/pets>; rel="successor-version"');
+  if (!/^-?\d+$/.test(request.params.petId))
+    return error(reply, 400, 'invalid_parameter', 'petId must be a decimal integer');
   const rows = await all('SELECT id, name, category_id, status FROM pets WHERE id = ?', [Number(request.params.petId)]);
   if (rows.length === 0) return error(reply, 404, 'pet_not_found', `pet ${request.params.petId} does not exist`);
   return toPet(rows[0]);

@@ -11,7 +11,10 @@ interface Seen {
 }
 
 type Document = {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+  >;
   components: { schemas: Record<string, object> };
 };
 
@@ -50,7 +53,10 @@ export class ContractRecorder {
     const compiled = new Map<string, ValidateFunction>();
     const validator = (pointer: string, schema: object) => {
       if (!compiled.has(pointer)) {
-        compiled.set(pointer, ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/'))));
+        compiled.set(
+          pointer,
+          ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/'))),
+        );
       }
       return compiled.get(pointer)!;
     };
@@ -85,7 +91,9 @@ export class ContractRecorder {
       }
       const validate = validator(pointer, schema);
       if (!validate(JSON.parse(response.payload))) {
-        problems.push(`${where}: body ${response.payload.slice(0, 200)} does not match: ${ajv.errorsText(validate.errors)}`);
+        problems.push(
+          `${where}: body ${response.payload.slice(0, 200)} does not match: ${ajv.errorsText(validate.errors)}`,
+        );
       }
     }
     return problems;

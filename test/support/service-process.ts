@@ -65,7 +65,10 @@ export function freePort(): Promise<number> {
 export async function waitUntilLive(baseUrl: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await fetch(`${baseUrl}/health/live`).then((response) => response.ok, () => false);
+    const ok = await fetch(`${baseUrl}/health/live`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((wait) => setTimeout(wait, 100));
   }

@@ -25,7 +25,12 @@ export interface TestApp {
  * fails if any response it gave does not fit the OpenAPI document it serves.
  */
 export async function startTestApp(
-  options: { kind?: DatabaseKind; env?: Record<string, string>; logger?: LoggerService; features?: readonly Feature[] } = {},
+  options: {
+    kind?: DatabaseKind;
+    env?: Record<string, string>;
+    logger?: LoggerService;
+    features?: readonly Feature[];
+  } = {},
 ): Promise<TestApp> {
   const database = await (options.kind ?? sqlite).create();
   const config = loadConfig({
@@ -36,7 +41,11 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await createHttpApplication(AppModule.register(config, options.features), config, options.logger ? { logger: options.logger } : {});
+  const app = await createHttpApplication(
+    AppModule.register(config, options.features),
+    config,
+    options.logger ? { logger: options.logger } : {},
+  );
   const contract = new ContractRecorder();
   contract.attach(app.getHttpAdapter().getInstance());
   await app.listen(0, '127.0.0.1');

@@ -19,16 +19,24 @@ export function startWriters(baseUrl: string, { concurrency, prefix }: { concurr
   const post = (name: string, categoryId: number) =>
     new Promise<WriteOutcome>((resolve) => {
       const body = JSON.stringify({ name, categoryId, status: 'pending' });
-      const req = request(`${baseUrl}/v1/pets`, {
-        method: 'POST',
-        agent,
-        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
-        res.on('error', (error) => resolve({ error: error.message }));
-      });
+      const req = request(
+        `${baseUrl}/v1/pets`,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            authorization: `Bearer ${TEST_API_KEY}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
+          res.on('error', (error) => resolve({ error: error.message }));
+        },
+      );
       req.on('error', (error) => resolve({ error: (error as NodeJS.ErrnoException).code ?? error.message }));
       req.end(body);
     });

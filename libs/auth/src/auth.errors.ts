@@ -7,7 +7,11 @@ export const AUTH_ERROR_CODES = {
 
 export class MissingApiKeyError extends AppError {
   constructor() {
-    super('unauthenticated', AUTH_ERROR_CODES.missingApiKey, 'an API key is required: send Authorization: Bearer <key>');
+    super(
+      'unauthenticated',
+      AUTH_ERROR_CODES.missingApiKey,
+      'an API key is required: send Authorization: Bearer <key>',
+    );
   }
 }
 

@@ -41,11 +41,18 @@ describe('PetsService', () => {
   });
 
   it('creates a pet without a status', async () => {
-    expect(await service.create({ name: 'Rex', categoryId: 3 })).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: undefined });
+    expect(await service.create({ name: 'Rex', categoryId: 3 })).toEqual({
+      id: 1,
+      name: 'Rex',
+      categoryId: 3,
+      status: undefined,
+    });
   });
 
   it('refuses an unknown status before storing anything', async () => {
-    await expect(service.create({ name: 'Rex', categoryId: 3, status: 'lost' })).rejects.toThrow('status must be one of');
+    await expect(service.create({ name: 'Rex', categoryId: 3, status: 'lost' })).rejects.toThrow(
+      'status must be one of',
+    );
     expect(repository.pets).toEqual([]);
   });
 

@@ -24,13 +24,17 @@ describe('NewPet', () => {
     [{ name: 'Rex', categoryId: Number.MAX_SAFE_INTEGER + 1 }, 'categoryId must be an integer'],
     [{ name: 'Rex', categoryId: Number.NaN }, 'categoryId must be an integer'],
   ])('refuses %j', (props, message) => {
-    expect(() => NewPet.create(props)).toThrow(expect.objectContaining({ code: PET_ERROR_CODES.invalidPet, kind: 'invalid' }));
+    expect(() => NewPet.create(props)).toThrow(
+      expect.objectContaining({ code: PET_ERROR_CODES.invalidPet, kind: 'invalid' }),
+    );
     expect(() => NewPet.create(props)).toThrow(message);
   });
 
   it('accepts the extremes a JSON number holds exactly', () => {
     expect(NewPet.create({ name: 'a', categoryId: Number.MAX_SAFE_INTEGER }).categoryId).toBe(Number.MAX_SAFE_INTEGER);
-    expect(NewPet.create({ name: 'a', categoryId: -Number.MAX_SAFE_INTEGER }).categoryId).toBe(-Number.MAX_SAFE_INTEGER);
+    expect(NewPet.create({ name: 'a', categoryId: -Number.MAX_SAFE_INTEGER }).categoryId).toBe(
+      -Number.MAX_SAFE_INTEGER,
+    );
   });
 });
 
@@ -41,6 +45,8 @@ describe('Pet', () => {
   });
 
   it.each([0, -1, 1.5, 2 ** 53])('refuses the id %d', (id) => {
-    expect(() => Pet.identified(id, NewPet.create({ name: 'Rex', categoryId: 7 }))).toThrow('a pet id is a positive integer');
+    expect(() => Pet.identified(id, NewPet.create({ name: 'Rex', categoryId: 7 }))).toThrow(
+      'a pet id is a positive integer',
+    );
   });
 });

@@ -22,7 +22,9 @@ export class NewPet {
     if (problem) throw new InvalidPetError(problem);
     // Category identifiers travel as JSON numbers: only what a double holds exactly is accepted.
     if (!Number.isSafeInteger(categoryId)) {
-      throw new InvalidPetError(`categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`);
+      throw new InvalidPetError(
+        `categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`,
+      );
     }
     return new NewPet(name, categoryId, status);
   }
@@ -62,5 +64,7 @@ export function petNameProblem(name: string): string | undefined {
  * kept exact in a JavaScript number (a path may name any int64: a `bigint`).
  */
 export function isPetId(id: number | bigint): boolean {
-  return typeof id === 'bigint' ? id >= 1n && id <= BigInt(Number.MAX_SAFE_INTEGER) : Number.isSafeInteger(id) && id >= 1;
+  return typeof id === 'bigint'
+    ? id >= 1n && id <= BigInt(Number.MAX_SAFE_INTEGER)
+    : Number.isSafeInteger(id) && id >= 1;
 }

@@ -34,7 +34,9 @@ export class PetsController {
   @ApiBody({ type: CreatePetDto, required: true })
   @Responds(201, PetResponse, {
     description: 'The pet, with the id it was given.',
-    headers: { Location: { description: 'The path of the new pet.', schema: { type: 'string', example: '/v1/pets/1' } } },
+    headers: {
+      Location: { description: 'The path of the new pet.', schema: { type: 'string', example: '/v1/pets/1' } },
+    },
   })
   @ApiErrorResponses(400, 401, 413, 415, 429, 500, 503)
   async create(@Body() body: CreatePetDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<PetResponse> {
@@ -55,7 +57,12 @@ export class PetsController {
     summary: 'Get a pet (deprecated)',
     description: 'Deprecated; removed on 5 December 2030. Use `GET /pets` with the `status` filter.',
   })
-  @ApiParam({ name: 'petId', required: true, schema: { type: 'integer', format: 'int64' }, description: 'The id of the pet.' })
+  @ApiParam({
+    name: 'petId',
+    required: true,
+    schema: { type: 'integer', format: 'int64' },
+    description: 'The id of the pet.',
+  })
   @Responds(200, PetResponse, { description: 'The pet.' })
   @ApiErrorResponses(400, 401, 404, 429, 500, 503)
   async get(@Param('petId', IntegerIdPipe) petId: bigint): Promise<PetResponse> {

@@ -30,7 +30,11 @@ export class TypeOrmPetRepository extends PetRepository {
 
   async add(pet: NewPet): Promise<Pet> {
     const record = PetMapper.toRecord(pet);
-    const result: unknown = await this.dataSource.query(this.sql.insert, [record.name, record.categoryId, record.status]);
+    const result: unknown = await this.dataSource.query(this.sql.insert, [
+      record.name,
+      record.categoryId,
+      record.status,
+    ]);
     return Pet.identified(this.dialect.insertedId(result), pet);
   }
 

@@ -93,7 +93,7 @@ describe('AppConfig.fromEnvironment', () => {
   it.each([
     [{ PORT: '3.5' }, 'PORT'],
     [{ PORT: '-1' }, 'PORT'],
-    [{ HOST: '' , PORT: 'x' }, 'PORT'],
+    [{ HOST: '', PORT: 'x' }, 'PORT'],
     [{ NODE_ENV: 'prod' }, 'NODE_ENV'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
     [{ SHUTDOWN_GRACE_MS: '1e3' }, 'SHUTDOWN_GRACE_MS'],
@@ -119,7 +119,9 @@ describe('AppConfig.fromEnvironment', () => {
   ])('refuses %j, naming %s', (env, variable) => {
     const attempt = () => AppConfig.fromEnvironment({ ...base(), ...env });
     expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow(expect.objectContaining({ variable, message: expect.stringMatching(new RegExp(`^${variable} `)) }));
+    expect(attempt).toThrow(
+      expect.objectContaining({ variable, message: expect.stringMatching(new RegExp(`^${variable} `)) }),
+    );
   });
 
   it('never echoes a rejected key', () => {

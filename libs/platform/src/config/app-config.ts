@@ -68,7 +68,10 @@ export class AppConfig {
     const shutdownGraceMs = integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000);
     const shutdownDelayMs = integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000);
     if (shutdownDelayMs >= shutdownGraceMs && shutdownDelayMs > 0) {
-      throw new ConfigError('SHUTDOWN_DELAY_MS', `must be shorter than SHUTDOWN_GRACE_MS (${shutdownDelayMs} >= ${shutdownGraceMs})`);
+      throw new ConfigError(
+        'SHUTDOWN_DELAY_MS',
+        `must be shorter than SHUTDOWN_GRACE_MS (${shutdownDelayMs} >= ${shutdownGraceMs})`,
+      );
     }
     return new AppConfig({
       nodeEnv,

@@ -3,8 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { ConfigError } from './config.error';
 
 export type DatabaseLocation =
-  | { readonly type: 'sqlite'; readonly path: string }
-  | { readonly type: 'postgres'; readonly url: string };
+  { readonly type: 'sqlite'; readonly path: string } | { readonly type: 'postgres'; readonly url: string };
 
 /**
  * `sqlite:<path>` (relative to the working directory, or absolute; its folder
@@ -36,7 +35,10 @@ function usableSqlitePath(path: string): string {
     createFolder(folder);
     accessSync(folder, constants.W_OK);
   } catch (error) {
-    throw new ConfigError('DATABASE_URL', `points into a folder that cannot be created or written: ${folder} (${(error as Error).message})`);
+    throw new ConfigError(
+      'DATABASE_URL',
+      `points into a folder that cannot be created or written: ${folder} (${(error as Error).message})`,
+    );
   }
   const existing = statSync(path, { throwIfNoEntry: false });
   if (existing && !existing.isFile()) {

@@ -3,13 +3,7 @@
  * filter maps each kind to an HTTP status; the layers that throw never speak HTTP.
  */
 export type ErrorKind =
-  | 'invalid'
-  | 'unauthenticated'
-  | 'not_found'
-  | 'conflict'
-  | 'unprocessable'
-  | 'rate_limited'
-  | 'unavailable';
+  'invalid' | 'unauthenticated' | 'not_found' | 'conflict' | 'unprocessable' | 'rate_limited' | 'unavailable';
 
 /**
  * Base class of every expected error: a stable snake_case `code` that clients

@@ -65,7 +65,9 @@ const CONSTRAINT_ERRORS: Readonly<Record<ConstraintViolation, ErrorBody>> = {
 export function fastifyErrorBody(error: { code?: string; statusCode?: number; message: string }): ErrorBody {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   const known = FASTIFY_ERRORS[error.code ?? ''];
-  return known ? { ...known, status } : { code: CODE_OF_STATUS[status] ?? CODES.badRequest, message: error.message, status };
+  return known
+    ? { ...known, status }
+    : { code: CODE_OF_STATUS[status] ?? CODES.badRequest, message: error.message, status };
 }
 
 /**
@@ -85,7 +87,12 @@ export class ErrorFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const body = this.toErrorBody(exception, request, reply);
     if (body.code === CODES.internalError) {
-      this.logger.error({ msg: 'unexpected failure', err: exception, method: request.method, path: pathOf(request.url) });
+      this.logger.error({
+        msg: 'unexpected failure',
+        err: exception,
+        method: request.method,
+        path: pathOf(request.url),
+      });
     }
     reply.status(body.status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
@@ -100,11 +107,20 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();
-      return fastifyErrorBody({ code: fastifyCode(exception.cause), statusCode: status, message: messageOf(exception) });
+      return fastifyErrorBody({
+        code: fastifyCode(exception.cause),
+        statusCode: status,
+        message: messageOf(exception),
+      });
     }
     if (isDatabaseUnavailable(exception)) {
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      this.logger.warn({ msg: 'database unavailable', err: exception, method: request.method, path: pathOf(request.url) });
+      this.logger.warn({
+        msg: 'database unavailable',
+        err: exception,
+        method: request.method,
+        path: pathOf(request.url),
+      });
       return { code: CODES.databaseUnavailable, message: 'the database is unavailable; retry shortly', status: 503 };
     }
     const violation = constraintViolationOf(exception);

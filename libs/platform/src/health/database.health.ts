@@ -25,7 +25,9 @@ export class DatabaseHealthIndicator {
     try {
       await Promise.race([
         database.type === 'sqlite'
-          ? this.dataSource.query('SELECT count(*) FROM sqlite_master').then(() => probeSqliteWrite(database.path, databaseTimeoutMs))
+          ? this.dataSource
+              .query('SELECT count(*) FROM sqlite_master')
+              .then(() => probeSqliteWrite(database.path, databaseTimeoutMs))
           : this.dataSource.query('SELECT 1'),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('timed out')), databaseTimeoutMs + 500);

@@ -41,7 +41,9 @@ export class HealthController {
     try {
       return await this.health.check([() => this.database.check('database')]);
     } catch (error) {
-      throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, 'not ready: the database is unavailable', { cause: error });
+      throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, 'not ready: the database is unavailable', {
+        cause: error,
+      });
     }
   }
 }

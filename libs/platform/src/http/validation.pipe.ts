@@ -78,7 +78,11 @@ const declared = new WeakMap<Type<unknown>, ReadonlySet<string>>();
 function declaredProperties(metatype: Type<unknown>): ReadonlySet<string> {
   let known = declared.get(metatype);
   if (!known) {
-    known = new Set(getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).map((rule) => rule.propertyName));
+    known = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(metatype, '', true, false)
+        .map((rule) => rule.propertyName),
+    );
     declared.set(metatype, known);
   }
   return known;

@@ -13,7 +13,10 @@ const IDLE_SWEEP_MS = 100;
  * the database through the modules' destroy hooks, and the process exits 0.
  * If all that takes longer than `graceMs`, it exits 1 rather than hang.
  */
-export function installGracefulShutdown(app: NestFastifyApplication, { graceMs, delayMs }: { graceMs: number; delayMs: number }): void {
+export function installGracefulShutdown(
+  app: NestFastifyApplication,
+  { graceMs, delayMs }: { graceMs: number; delayMs: number },
+): void {
   const logger = new Logger('Shutdown');
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -30,16 +33,18 @@ export function installGracefulShutdown(app: NestFastifyApplication, { graceMs, 
     // keep server.close() waiting for its keep-alive timeout.
     setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
     const delay = new Promise((resolve) => setTimeout(resolve, delayMs));
-    delay.then(() => app.close()).then(
-      () => {
-        logger.log('stopped cleanly');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error(`shutdown failed: ${String(error)}`, (error as Error)?.stack);
-        process.exit(1);
-      },
-    );
+    delay
+      .then(() => app.close())
+      .then(
+        () => {
+          logger.log('stopped cleanly');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error(`shutdown failed: ${String(error)}`, (error as Error)?.stack);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

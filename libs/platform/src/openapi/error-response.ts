@@ -5,10 +5,16 @@ import type { ErrorBody } from '../errors/error-body';
 /** The Error schema of the contract, for the OpenAPI document. */
 @ApiSchema({ name: 'Error' })
 export class ErrorResponse implements ErrorBody {
-  @ApiProperty({ description: 'Machine-readable error code, stable across releases (see the README catalogue).', example: 'invalid_parameter' })
+  @ApiProperty({
+    description: 'Machine-readable error code, stable across releases (see the README catalogue).',
+    example: 'invalid_parameter',
+  })
   code: string;
 
-  @ApiProperty({ description: 'Human-readable description; for validation errors it names the field.', example: 'limit must be an integer from 1 to 100' })
+  @ApiProperty({
+    description: 'Human-readable description; for validation errors it names the field.',
+    example: 'limit must be an integer from 1 to 100',
+  })
   message: string;
 
   @ApiProperty({ type: 'integer', description: 'The HTTP status code of the response.', example: 400 })
@@ -17,11 +23,19 @@ export class ErrorResponse implements ErrorBody {
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } };
 
-const ERROR_RESPONSES: Record<number, { description: string; headers?: Record<string, { description: string; schema: object }> }> = {
+const ERROR_RESPONSES: Record<
+  number,
+  { description: string; headers?: Record<string, { description: string; schema: object }> }
+> = {
   400: { description: 'The request has missing or invalid values (the message names the field).' },
   401: {
     description: 'The API key is missing or invalid.',
-    headers: { 'WWW-Authenticate': { description: 'The scheme and realm, with error="invalid_token" when a key was sent.', schema: { type: 'string' } } },
+    headers: {
+      'WWW-Authenticate': {
+        description: 'The scheme and realm, with error="invalid_token" when a key was sent.',
+        schema: { type: 'string' },
+      },
+    },
   },
   404: { description: 'The requested resource could not be found.' },
   409: { description: 'The request conflicts with stored data (for example, a value that must be unique already is).' },
@@ -38,7 +52,10 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Record<st
     },
   },
   500: { description: 'An unexpected failure; its details are logged, not returned.' },
-  503: { description: 'The service cannot serve the request right now (database unavailable, or shutting down).', headers: RETRY_AFTER },
+  503: {
+    description: 'The service cannot serve the request right now (database unavailable, or shutting down).',
+    headers: RETRY_AFTER,
+  },
 };
 
 /** Documents each listed status as an Error response, with its headers. */

@@ -21,13 +21,22 @@ const DEPRECATION_HEADER_DOCS: Readonly<Record<string, { name: string; descripti
  * The OpenAPI 3 document, generated from the controllers and DTOs. Paths are
  * written relative to the servers, which end in the API prefix.
  */
-export function buildOpenApiDocument(app: NestFastifyApplication, config: AppConfig, service: ServiceInfo): OpenAPIObject {
+export function buildOpenApiDocument(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  service: ServiceInfo,
+): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle(service.title)
     .setDescription(service.description)
     .setVersion(service.version)
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key: `Authorization: Bearer <key>`.' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'API key',
+        description: 'An API key: `Authorization: Bearer <key>`.',
+      },
       'bearer',
     )
     .addSecurityRequirements('bearer')
@@ -41,7 +50,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication, config: AppCon
   );
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
-      if (typeof operation === 'object' && operation !== null && 'responses' in operation) describeDeprecation(operation);
+      if (typeof operation === 'object' && operation !== null && 'responses' in operation)
+        describeDeprecation(operation);
     }
   }
   return document;

@@ -25,7 +25,10 @@ export class RateLimitGuard extends ThrottlerGuard {
     return `${throttlerName}:${tracker}`;
   }
 
-  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     reply.header('ratelimit-limit', String(detail.limit));
     reply.header('ratelimit-remaining', '0');

@@ -5,13 +5,25 @@ import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status'
 /** The Pet of the contract. A pet without a status has no `status` property at all. */
 @ApiSchema({ name: 'Pet' })
 export class PetResponse {
-  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1, description: 'Assigned by the service on creation.', example: 1 })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
+    description: 'Assigned by the service on creation.',
+    example: 1,
+  })
   id: number;
 
   @ApiProperty({ minLength: 1, maxLength: PET_NAME_MAX_LENGTH, example: 'Rex' })
   name: string;
 
-  @ApiProperty({ type: 'integer', format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, example: 3 })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+    example: 3,
+  })
   categoryId: number;
 
   @ApiPropertyOptional({ enum: PET_STATUS_VALUES, enumName: 'PetStatus', description: 'Absent when the pet has none.' })

@@ -1,0 +1,46 @@
+// The lint gate's ESLint part (`npm run lint`): typescript-eslint's recommended
+// rules with type information, Prettier owning the formatting.
+import eslint from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Configuration is read once, validated, in libs/platform/src/config (architecture rule 5).
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Inject AppConfig instead: only the config module reads the environment.',
+        },
+      ],
+    },
+  },
+  {
+    files: [
+      'libs/platform/src/config/read-environment.ts',
+      'test/**/*.ts',
+      'libs/*/test/**/*.ts',
+      '**/*.spec.ts',
+      'vitest.config.ts',
+    ],
+    // Tests read their own settings from the environment and parse JSON bodies of any shape.
+    rules: { 'no-restricted-properties': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  prettier,
+);
