@@ -37,7 +37,7 @@ describe('architecture rules', () => {
   const violations = cruise(FIXTURE, 'libs', 'apps')
     .summary.violations.map(
       ({ rule, from, to }) =>
-        `${rule.name}: ${from} -> ${to.replace(/^(\.\.\/)+node_modules\/((@[^/]+\/)?[^/]+).*$/, '$2')}`,
+        `${rule.name}: ${from} -> ${to.replace(/^.*\bnode_modules\/((@[^/]+\/)?[^/]+).*$/, '$1')}`,
     )
     .sort();
 

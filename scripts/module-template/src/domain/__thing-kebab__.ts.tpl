@@ -1,0 +1,41 @@
+import { Invalid__Thing__Error } from './__thing-kebab__.errors';
+import { __Thing__Status } from './__thing-kebab__-status';
+
+export const __THING___NAME_MAX_LENGTH = 255;
+
+/** A __thing__ about to be added: its rules are checked, it has no identifier yet. */
+export class New__Thing__ {
+  private constructor(
+    readonly name: string,
+    readonly status: __Thing__Status,
+  ) {}
+
+  static create({ name, status = __Thing__Status.Draft }: { name: string; status?: __Thing__Status }): New__Thing__ {
+    const length = [...name].length;
+    if (length < 1 || length > __THING___NAME_MAX_LENGTH) {
+      throw new Invalid__Thing__Error(`name must be 1 to ${__THING___NAME_MAX_LENGTH} characters long`);
+    }
+    return new New__Thing__(name, status);
+  }
+}
+
+/** A stored __thing__, identified by the id the database assigned. */
+export class __Thing__ {
+  private constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly status: __Thing__Status,
+  ) {}
+
+  static identified(id: number, __thing__: New__Thing__): __Thing__ {
+    if (!is__Thing__Id(id)) throw new Invalid__Thing__Error(`a __thing__ id is a positive integer (got ${id})`);
+    return new __Thing__(id, __thing__.name, __thing__.status);
+  }
+}
+
+/** Ids are positive integers the database assigns; a path may name any int64 (a `bigint`). */
+export function is__Thing__Id(id: number | bigint): boolean {
+  return typeof id === 'bigint'
+    ? id >= 1n && id <= BigInt(Number.MAX_SAFE_INTEGER)
+    : Number.isSafeInteger(id) && id >= 1;
+}

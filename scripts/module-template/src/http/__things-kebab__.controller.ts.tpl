@@ -1,0 +1,48 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponses, IntegerIdPipe, Responds, setCreatedLocation } from '@app/platform';
+import type { FastifyReply } from 'fastify';
+import { __Things__Service } from '../application/__things-kebab__.service';
+import { Create__Thing__Dto } from './dto/create-__thing-kebab__.dto';
+import { List__Things__Query } from './dto/list-__things-kebab__.query';
+import { __Thing__Response, to__Thing__Response } from './dto/__thing-kebab__.response';
+
+/** Mounted under the API prefix by the feature registry: `/v1/__things-kebab__`. */
+@ApiTags('__things-kebab__')
+@ApiBearerAuth('bearer')
+@Controller('__things-kebab__')
+export class __Things__Controller {
+  constructor(private readonly __things__: __Things__Service) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'list__Things__', summary: 'List __things__ by ascending id' })
+  @Responds(200, __Thing__Response, { isArray: true, description: 'At most `limit` __things__.' })
+  @ApiErrorResponses(400, 401, 429, 500, 503)
+  async list(@Query() query: List__Things__Query): Promise<__Thing__Response[]> {
+    return (await this.__things__.list(query.limit)).map(to__Thing__Response);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'create__Thing__', summary: 'Add a __thing__' })
+  @ApiBody({ type: Create__Thing__Dto, required: true })
+  @Responds(201, __Thing__Response, {
+    description: 'The __thing__, with the id it was given.',
+    headers: { Location: { description: 'The path of the new __thing__.', schema: { type: 'string' } } },
+  })
+  @ApiErrorResponses(400, 401, 413, 415, 429, 500, 503)
+  async create(@Body() body: Create__Thing__Dto, @Res({ passthrough: true }) reply: FastifyReply): Promise<__Thing__Response> {
+    const created = await this.__things__.create(body);
+    setCreatedLocation(reply, created.id);
+    return to__Thing__Response(created);
+  }
+
+  @Get(':__thing__Id')
+  @ApiOperation({ operationId: 'get__Thing__', summary: 'Get a __thing__' })
+  @ApiParam({ name: '__thing__Id', required: true, schema: { type: 'integer', format: 'int64' } })
+  @Responds(200, __Thing__Response, { description: 'The __thing__.' })
+  @ApiErrorResponses(400, 401, 404, 429, 500, 503)
+  async get(@Param('__thing__Id', IntegerIdPipe) id: bigint): Promise<__Thing__Response> {
+    return to__Thing__Response(await this.__things__.get(id));
+  }
+}

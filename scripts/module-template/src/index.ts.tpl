@@ -1,0 +1,15 @@
+// The __things-kebab__ module's public surface: what the app and other modules may use.
+import { defineFeature } from '@app/platform';
+import { __THING___ERROR_CODES } from './domain/__thing-kebab__.errors';
+import { __THINGS___MIGRATIONS } from './infrastructure/migrations';
+import { __Things__Module } from './__things-kebab__.module';
+
+export { __THING___ERROR_CODES, __Things__Module };
+
+/** The module as the feature registry lists it. */
+export const __things__Feature = defineFeature({
+  name: '__things-kebab__',
+  module: __Things__Module,
+  migrations: __THINGS___MIGRATIONS,
+  errorCodes: __THING___ERROR_CODES,
+});

@@ -1,0 +1,158 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * `npm run generate:module` run on a copy of this repository, followed by the
+ * same checks CI runs: so the generator cannot rot, and "a new module is one
+ * folder and one registry line" stays true.
+ */
+const ROOT = resolve(__dirname, '..');
+const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'data', 'coverage', '.work']);
+const BOUND_MS = 240_000;
+
+function run(cwd: string, command: string, ...args: string[]) {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: BOUND_MS,
+    env: { ...process.env, CI: 'true' },
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** Every file of the tree (but what is not copied) with a hash of its content. */
+function snapshot(folder: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (NOT_COPIED.has(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(relative(folder, path), createHash('sha256').update(readFileSync(path)).digest('hex'));
+    }
+  };
+  walk(folder);
+  return files;
+}
+
+describe('npm run generate:module', () => {
+  let copy: string;
+  let before: Map<string, string>;
+  let generated: ReturnType<typeof run>;
+
+  beforeAll(() => {
+    copy = mkdtempSync(join(tmpdir(), 'petstore-generator-'));
+    cpSync(ROOT, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(source.split('/').pop()!) });
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    before = snapshot(copy);
+    generated = run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'gift-cards');
+  }, BOUND_MS);
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('adds one folder under libs/ and one line to the feature registry, and touches nothing else', () => {
+    expect(generated.status, generated.output).toBe(0);
+    const after = snapshot(copy);
+    const changed = [...after].filter(([file, hash]) => before.get(file) !== hash).map(([file]) => file);
+    const outsideModule = changed.filter((file) => !file.startsWith('libs/gift-cards/'));
+    expect(outsideModule).toEqual(['apps/petstore/src/feature-registry.ts']);
+    expect(changed.filter((file) => file.startsWith('libs/gift-cards/')).length).toBeGreaterThanOrEqual(20);
+    const registry = readFileSync(join(copy, 'apps/petstore/src/feature-registry.ts'), 'utf8');
+    const original = readFileSync(join(ROOT, 'apps/petstore/src/feature-registry.ts'), 'utf8');
+    expect(registry).toBe(`${original}export { giftCardsFeature } from '@app/gift-cards';\n`);
+    expect(readFileSync(join(copy, 'libs/gift-cards/src/domain/gift-card-status.ts'), 'utf8')).toContain(
+      'export class GiftCardStatus',
+    );
+    // A neutral skeleton: nothing of the pets module comes along.
+    const moduleText = changed
+      .filter((file) => file.startsWith('libs/gift-cards/'))
+      .map((file) => readFileSync(join(copy, file), 'utf8'))
+      .join('\n');
+    expect(moduleText).not.toMatch(/pet/i);
+  });
+
+  it(
+    'writes a module that passes the whole lint gate as it is',
+    () => {
+      const lint = run(copy, 'npm', 'run', '-s', 'lint');
+      expect(lint.status, lint.output).toBe(0);
+    },
+    BOUND_MS,
+  );
+
+  it(
+    'writes a module whose own suites pass, with the README, architecture and OpenAPI checks',
+    () => {
+      const tests = run(
+        copy,
+        process.execPath,
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        'libs/gift-cards',
+        'test/readme.spec.ts',
+        'test/architecture.spec.ts',
+        'test/openapi.e2e-spec.ts',
+      );
+      expect(tests.status, tests.output).toBe(0);
+      expect(tests.output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
+      expect(tests.output).toContain('libs/gift-cards/test/gift-cards.e2e-spec.ts');
+    },
+    BOUND_MS,
+  );
+
+  it('refuses a name that is taken or not kebab-case, writing nothing', () => {
+    const taken = run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'pets');
+    expect(taken.status).toBe(1);
+    expect(taken.output).toContain('generate:module: libs/pets exists already');
+    const bad = run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'Gift_Cards');
+    expect(bad.status).toBe(1);
+    expect(bad.output).toContain('generate:module: "Gift_Cards" is not a kebab-case name such as orders or gift-cards');
+  });
+
+  describe('the lint gate, on the generated module', () => {
+    const breakFile = (path: string, text: string, check: () => void) => {
+      writeFileSync(join(copy, path), text);
+      try {
+        check();
+      } finally {
+        rmSync(join(copy, path));
+      }
+    };
+
+    it(
+      'fails on a type error in a spec file',
+      () => {
+        breakFile('libs/gift-cards/src/domain/broken.spec.ts', "export const count: number = 'three';\n", () => {
+          const lint = run(copy, 'npm', 'run', '-s', 'lint');
+          expect(lint.status).not.toBe(0);
+          expect(lint.output).toContain('libs/gift-cards/src/domain/broken.spec.ts(1,14): error TS2322');
+        });
+      },
+      BOUND_MS,
+    );
+
+    it(
+      'fails on a forbidden import, whatever its quotes or form',
+      () => {
+        breakFile(
+          'libs/gift-cards/src/domain/broken.ts',
+          'import { Entity } from "typeorm";\nexport const entity = Entity;\nexport const load = () => import(\'@nestjs/common\');\n',
+          () => {
+            const lint = run(copy, 'npm', 'run', '-s', 'lint:architecture');
+            expect(lint.status).not.toBe(0);
+            expect(lint.output).toMatch(
+              /domain-is-plain-typescript: libs\/gift-cards\/src\/domain\/broken\.ts → .*node_modules\/typeorm\//,
+            );
+            expect(lint.output).toMatch(
+              /domain-is-plain-typescript: libs\/gift-cards\/src\/domain\/broken\.ts → .*node_modules\/@nestjs\/common\//,
+            );
+          },
+        );
+      },
+      BOUND_MS,
+    );
+  });
+});
