@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponses, Deprecated, IntegerIdPipe, Responds, setCreatedLocation } from '@app/platform';
+import { API_PREFIX, ApiErrorResponses, Deprecated, IntegerIdPipe, Responds, setCreatedLocation } from '@app/platform';
 import type { FastifyReply } from 'fastify';
 import { PetsService } from '../application/pets.service';
 import { CreatePetDto } from './dto/create-pet.dto';
@@ -35,7 +35,10 @@ export class PetsController {
   @Responds(201, PetResponse, {
     description: 'The pet, with the id it was given.',
     headers: {
-      Location: { description: 'The path of the new pet.', schema: { type: 'string', example: '/v1/pets/1' } },
+      Location: {
+        description: 'The path of the new pet.',
+        schema: { type: 'string', example: `${API_PREFIX}/pets/1` },
+      },
     },
   })
   @ApiErrorResponses(400, 401, 413, 415, 429, 500, 503)

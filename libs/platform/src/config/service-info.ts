@@ -4,7 +4,7 @@
  * its own metrics. The platform knows no feature, so the app supplies it.
  */
 export interface ServiceInfo {
-  /** A short lowercase identifier, used as the prefix of the service's own metrics (`petstore_…`). */
+  /** A short lowercase identifier, used as the prefix of the service's own metrics (`<id>_…`). */
   readonly id: string;
   readonly title: string;
   readonly description: string;

@@ -13,7 +13,7 @@ export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
 
 /**
  * The error codes the platform itself produces. Feature modules add their own
- * codes through their domain errors (for example `pet_not_found`); the README's
+ * codes through their domain errors (for example `thing_not_found`); the README's
  * catalogue lists both, and a test keeps it complete.
  */
 export const PLATFORM_ERROR_CODES = {

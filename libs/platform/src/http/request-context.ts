@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
  * middleware and Fastify share.
  */
 export interface RequestContext {
-  /** The route template (`/v1/pets/:petId`), or `unmatched`. */
+  /** The route template (`/v1/things/:thingId`), or `unmatched`. */
   route?: string;
   /** A non-secret identifier of the authenticated caller (an API key's fingerprint). */
   principal?: string;
