@@ -53,9 +53,21 @@ describe('the service process', () => {
     ])('stops at once for %j, naming the variable', async (extra, message) => {
       const { output, exited } = runService({ ...env, PORT: '0', ...extra });
       expect(await exited).toBe(1);
-      expect(output()).toContain(`Invalid configuration: ${message}`);
-      expect(output()).not.toContain('listening');
-      expect(output()).not.toMatch(/\n\s+at /); // no stack trace
+      // Every line JSON, the last one naming the variable, without a stack trace.
+      const lines = output()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toEqual({
+        level: 60,
+        time: expect.any(Number),
+        pid: expect.any(Number),
+        hostname: expect.any(String),
+        context: 'Bootstrap',
+        variable: message.split(' ')[0],
+        msg: expect.stringContaining(`Invalid configuration: ${message}`),
+      });
     });
 
     it('creates the database folder, and generates and prints a development key when API_KEYS is unset', async () => {

@@ -34,11 +34,12 @@ export async function startService(env: Record<string, string>, timeoutMs = 15_0
   return { child, baseUrl, output, exited };
 }
 
-/** Runs the built service without waiting for anything. */
-export function runService(env: Record<string, string>) {
+/** Runs the built service without waiting for anything (as another user with `as`, when the tests run as root). */
+export function runService(env: Record<string, string>, as?: { uid: number; gid: number }) {
   const child = spawn(process.execPath, [MAIN_JS], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...as,
   });
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));

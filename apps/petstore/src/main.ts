@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, createHttpApplication, installGracefulShutdown, loadConfig } from '@app/platform';
+import { createHttpApplication, installGracefulShutdown, loadConfig, logStartupFailure } from '@app/platform';
 import { AppModule } from './app.module';
+import { SERVICE_INFO } from './service-info';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -13,14 +14,10 @@ async function bootstrap(): Promise<void> {
   }
   await app.listen(config.port, config.host);
   // The bound address, not the configured one: PORT=0 picks a free port.
-  logger.log(`Pet Store listening on ${await app.getUrl()} (public base ${config.publicBaseUrl})`);
+  logger.log(`${SERVICE_INFO.title} listening on ${await app.getUrl()} (public base ${config.publicBaseUrl})`);
 }
 
 bootstrap().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(`Invalid configuration: ${error.message}`);
-  } else {
-    console.error('Pet Store failed to start:', error);
-  }
+  logStartupFailure(error);
   process.exit(1);
 });

@@ -29,6 +29,7 @@ export { WithRouteSettings, routeSettingsOf } from './http/route-config';
 export type { DeprecatedRoute, DeprecationNotice, RouteSettings } from './http/route-config';
 export { Drain } from './lifecycle/drain.service';
 export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
+export { logStartupFailure } from './logging/app-logger';
 export { ApiErrorResponses, ErrorResponse } from './openapi/error-response';
 export { DOCS_PATH, OPENAPI_JSON_PATH, buildOpenApiDocument } from './openapi/openapi';
 export { Responds, serializationSchemaOf } from './openapi/responds.decorator';

@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { FastifyInstance } from 'fastify';
 import { AppConfig } from './config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
+import { SqliteFileIdentity } from './database/sqlite-file-identity';
 import { ErrorFilter } from './errors/error.filter';
 import { DatabaseHealthIndicator } from './health/database.health';
 import { HealthController } from './health/health.controller';
@@ -13,7 +14,7 @@ import { RequestContextHooks } from './http/request-context.hooks';
 import { RouteIndex } from './http/route-index';
 import { RequestValidationPipe } from './http/validation.pipe';
 import { Drain } from './lifecycle/drain.service';
-import { createAppLogger } from './logging/app-logger';
+import { appLoggerOf } from './logging/app-logger';
 import { APP_LOGGER, RequestLogHooks } from './logging/request-log.hooks';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
@@ -43,7 +44,7 @@ export class PlatformModule {
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: SERVICE_INFO, useValue: service },
-        { provide: APP_LOGGER, useValue: createAppLogger(config) },
+        { provide: APP_LOGGER, useValue: appLoggerOf(config) },
         RequestLogHooks,
         {
           // Created before the routes are declared, so that it sees every one of them.
@@ -57,10 +58,15 @@ export class PlatformModule {
         RequestContextHooks,
         DeprecationHeaders,
         MetricsService,
+        {
+          // Used by the SQLite driver and by readiness; never recorded, so never "detached", on PostgreSQL.
+          provide: SqliteFileIdentity,
+          useFactory: () => new SqliteFileIdentity(config.database.type === 'sqlite' ? config.database.path : ''),
+        },
         DatabaseHealthIndicator,
         Drain,
       ],
-      exports: [AppConfig, APP_LOGGER, Drain, MetricsService],
+      exports: [AppConfig, APP_LOGGER, Drain, MetricsService, SqliteFileIdentity],
     };
   }
 }

@@ -1,15 +1,9 @@
-import * as sqlite3 from 'sqlite3';
+import { OPEN_CREATE, OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseLocation } from '../config/database-url';
-
-/**
- * The sqlite3 module as TypeORM should see it. TypeORM always calls
- * `sqlite3.verbose()`, which wraps every database call to capture a stack and
- * `util.inspect` its arguments: a fifth of the CPU of a list request, and SQL
- * parameters copied into error stacks. Its `verbose()` here is a no-op.
- */
-const quietSqlite3 = { ...sqlite3, verbose: () => sqlite3 };
+import { guardedSqlite3 } from './guarded-sqlite3';
+import type { SqliteFileIdentity } from './sqlite-file-identity';
 
 /**
  * TypeORM options for either database. The schema comes only from migrations,
@@ -19,6 +13,7 @@ export function dataSourceOptions(
   location: DatabaseLocation,
   migrations: readonly Type[],
   timeoutMs: number,
+  identity: SqliteFileIdentity,
 ): DataSourceOptions {
   const common = { synchronize: false, migrationsRun: false, migrations: [...migrations], logging: false };
   if (location.type === 'sqlite') {
@@ -26,7 +21,9 @@ export function dataSourceOptions(
       ...common,
       type: 'sqlite',
       database: location.path,
-      driver: quietSqlite3,
+      driver: guardedSqlite3(identity),
+      // The defaults, stated: the guarded driver's Database takes them as given.
+      flags: OPEN_READWRITE | OPEN_CREATE | OPEN_FULLMUTEX,
       enableWAL: true,
       // A query waits this long for another process's lock (a backup, say), then fails as unavailable.
       busyTimeout: timeoutMs,

@@ -2,6 +2,8 @@ import { QueryFailedError } from 'typeorm';
 
 /** SQLite result codes that mean "not now" rather than "never". */
 const SQLITE_TRANSIENT = new Set([
+  'SQLITE_READONLY',
+  'SQLITE_DETACHED',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
   'SQLITE_IOERR',
@@ -16,9 +18,10 @@ const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EH
 /**
  * PostgreSQL SQLSTATEs of an unavailable server: connection exceptions (08),
  * insufficient resources (53), operator intervention (57: shutdown, cannot
- * connect now, statement timeout 57014), and lock timeouts (55P03).
+ * connect now, statement timeout 57014), lock timeouts (55P03), and a
+ * read-only transaction (25006: a standby, or default_transaction_read_only).
  */
-const POSTGRES_TRANSIENT = /^(08|53|57)|^55P03$/;
+const POSTGRES_TRANSIENT = /^(08|53|57)|^55P03$|^25006$/;
 
 function driverErrorOf(error: unknown): { code?: unknown; message?: unknown } | undefined {
   const cause = error instanceof QueryFailedError ? error.driverError : error;
@@ -43,6 +46,30 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error/i.test(
     message,
   );
+}
+
+/**
+ * What of `error` may be logged: a failed query carries its SQL parameters
+ * (names and other request data) and the driver's details (PostgreSQL's
+ * `detail` quotes the values of a violated key), so only the statement, the
+ * driver's code and its message are kept, with the stack.
+ */
+export function withoutRequestData(error: unknown): unknown {
+  if (!(error instanceof QueryFailedError)) return error;
+  const driverError = error.driverError as { code?: unknown; message?: unknown } | undefined;
+  return {
+    type: 'QueryFailedError',
+    query: error.query,
+    code: driverError?.code,
+    message: String(driverError?.message ?? error.message),
+    stack: error.stack?.replace(/^.*\n/, ''),
+  };
+}
+
+/** Whether `error` says the database may be read but not written by this process. */
+export function isReadOnly(error: unknown): boolean {
+  const code = driverErrorOf(error)?.code;
+  return code === 'SQLITE_READONLY' || code === '25006';
 }
 
 /** A constraint of the schema that a write broke because of what the client asked for. */

@@ -1,9 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, QueryFailedError, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { ConfigError } from '../config/config.error';
 import type { Feature } from '../features/feature';
+import { isReadOnly } from './database-errors';
 import { dataSourceOptions } from './data-source-options';
+import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
+import { SqliteFileIdentity } from './sqlite-file-identity';
 
 /**
  * The one database connection of the application, from `DATABASE_URL`, with
@@ -13,18 +17,20 @@ import { dataSourceOptions } from './data-source-options';
 @Module({})
 export class DatabaseModule {
   static forRoot(features: readonly Feature[]): DynamicModule {
-    const migrations = features.flatMap((feature) => feature.migrations);
+    const migrations = [CreateWriteProbe1795400000000, ...features.flatMap((feature) => feature.migrations)];
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions(config.database, migrations, config.databaseTimeoutMs),
+          inject: [AppConfig, SqliteFileIdentity],
+          useFactory: (config: AppConfig, identity: SqliteFileIdentity) => ({
+            ...dataSourceOptions(config.database, migrations, config.databaseTimeoutMs, identity),
             autoLoadEntities: true,
             // Fail fast on SQLite; give a PostgreSQL server a few seconds to come up.
             retryAttempts: config.database.type === 'postgres' ? 5 : 0,
             retryDelay: 2_000,
+            // A database this process may not write will not become writable by waiting.
+            toRetry: (error: unknown) => !(error instanceof ConfigError),
           }),
           dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions),
         }),
@@ -33,21 +39,36 @@ export class DatabaseModule {
   }
 }
 
-/** Connects, sets SQLite's durability, and brings the schema up to date. */
+/**
+ * Connects, sets SQLite's durability, brings the schema up to date, and
+ * proves that this process can write there: a read-only file or database
+ * stops the startup with a message naming DATABASE_URL, instead of a service
+ * that says it is ready and answers every write with an error.
+ */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
-  const dataSource = await new DataSource(options).initialize();
+  let dataSource: DataSource | undefined;
   try {
+    dataSource = await new DataSource(options).initialize();
     if (options.type === 'sqlite') {
       // WAL (set by TypeORM) with FULL: a commit is fsynced before it is
       // acknowledged, so a 201 survives a crash of the process or the machine.
       await dataSource.query('PRAGMA synchronous = FULL');
     }
     await migrate(dataSource);
+    await dataSource.query(`UPDATE platform_write_probe SET probed_at = '${new Date().toISOString()}' WHERE id = 1`);
     return dataSource;
   } catch (error) {
-    await dataSource.destroy();
+    await dataSource?.destroy();
+    if (isReadOnly(error)) {
+      const where = options.type === 'sqlite' ? `the SQLite file ${String(options.database)}` : 'a PostgreSQL database';
+      throw new ConfigError('DATABASE_URL', `names ${where} that this process cannot write (${messageOf(error)})`);
+    }
     throw error;
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof QueryFailedError ? String(error.driverError?.message ?? error.message) : String(error);
 }
 
 /** Arbitrary, fixed: the advisory lock every instance takes to migrate (PostgreSQL). */

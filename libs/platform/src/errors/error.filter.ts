@@ -1,6 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { constraintViolationOf, isDatabaseUnavailable, type ConstraintViolation } from '../database/database-errors';
+import {
+  constraintViolationOf,
+  isDatabaseUnavailable,
+  withoutRequestData,
+  type ConstraintViolation,
+} from '../database/database-errors';
 import { pathOf } from '../http/request-context';
 import { RouteIndex } from '../http/route-index';
 import { MAX_BODY_BYTES } from '../http/http-limits';
@@ -89,7 +94,7 @@ export class ErrorFilter implements ExceptionFilter {
     if (body.code === CODES.internalError) {
       this.logger.error({
         msg: 'unexpected failure',
-        err: exception,
+        err: withoutRequestData(exception),
         method: request.method,
         path: pathOf(request.url),
       });
@@ -117,7 +122,7 @@ export class ErrorFilter implements ExceptionFilter {
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       this.logger.warn({
         msg: 'database unavailable',
-        err: exception,
+        err: withoutRequestData(exception),
         method: request.method,
         path: pathOf(request.url),
       });

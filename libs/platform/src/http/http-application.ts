@@ -2,9 +2,7 @@ import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
-import { NestPinoLogger } from '../logging/app-logger';
-import { APP_LOGGER } from '../logging/request-log.hooks';
+import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
@@ -58,10 +56,8 @@ export async function createHttpApplication(
     // Nest would add an urlencoded parser; Fastify's JSON parser is kept instead.
     bodyParser: false,
     abortOnError: false,
-    bufferLogs: options.logger === undefined,
-    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    logger: options.logger ?? new NestPinoLogger(appLoggerOf(config)),
   });
-  if (options.logger === undefined) app.useLogger(new NestPinoLogger(app.get<Logger>(APP_LOGGER)));
 
   installSecurityHeaders(app.getHttpAdapter().getInstance(), config);
   if (config.corsOrigins.length > 0) enableCors(app, config);

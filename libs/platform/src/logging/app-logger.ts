@@ -1,10 +1,36 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
+import { ConfigError } from '../config/config.error';
 
-/** The one pino logger of the process: JSON lines on stdout at `LOG_LEVEL`. */
-export function createAppLogger(config: AppConfig): Logger {
-  return pino({ level: config.logLevel });
+const loggers = new WeakMap<AppConfig, Logger>();
+
+/**
+ * The one pino logger of an application: JSON lines on stdout at `LOG_LEVEL`.
+ * The same instance for Nest's own lines (from the first one, so that a
+ * startup that fails logs JSON too) and for the request lines.
+ */
+export function appLoggerOf(config: AppConfig): Logger {
+  let logger = loggers.get(config);
+  if (!logger) {
+    logger = pino({ level: config.logLevel });
+    loggers.set(config, logger);
+  }
+  return logger;
+}
+
+/**
+ * The last line of a process that could not start, as a JSON line like all
+ * the others, whatever `LOG_LEVEL` says (it may be the variable that is wrong).
+ * A bad variable is named without a stack trace.
+ */
+export function logStartupFailure(error: unknown): void {
+  const logger = pino();
+  if (error instanceof ConfigError) {
+    logger.fatal({ context: 'Bootstrap', variable: error.variable }, `Invalid configuration: ${error.message}`);
+  } else {
+    logger.fatal({ context: 'Bootstrap', err: error }, 'failed to start');
+  }
 }
 
 /**

@@ -1,0 +1,255 @@
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client } from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postgres, type TestDatabase } from './support/databases';
+import { runService, startService } from './support/service-process';
+import { AUTH, JSON_CONTENT_TYPE, TEST_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
+
+/*
+ * Storage faults arranged for real, on a real file system and a real
+ * PostgreSQL database: a write that does not reach the disk is never
+ * acknowledged, and readiness says so while it lasts.
+ */
+const UNAVAILABLE = errorBody(503, 'database_unavailable', 'the database is unavailable; retry shortly');
+const NOT_READY = errorBody(503, 'not_ready', 'not ready: the database is unavailable');
+const BOUND_MS = 5_000;
+
+async function expectWritesRefused(t: TestApp) {
+  const response = await t.http().post('/v1/pets').set(AUTH).send({ name: 'after', categoryId: 1 }).timeout(BOUND_MS);
+  expect(response.status).toBe(503);
+  expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, 'retry-after': '2' });
+  expect(response.headers).not.toHaveProperty('location');
+  expect(response.body).toEqual(UNAVAILABLE);
+  const ready = await t.http().get('/health/ready').timeout(BOUND_MS);
+  expect(ready.status).toBe(503);
+  expect(ready.body).toEqual(NOT_READY);
+}
+
+async function createPet(t: TestApp, name: string) {
+  const response = await t.http().post('/v1/pets').set(AUTH).send({ name, categoryId: 1 }).timeout(BOUND_MS);
+  expect(response.status).toBe(201);
+  return response.body as { id: number };
+}
+
+describe('the SQLite file changed under the running service', () => {
+  let t: TestApp;
+  let path: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    path = (t.config.database as { path: string }).path;
+  });
+  afterAll(() => t?.close());
+
+  it('is ready, and acknowledges writes, while its file is in place', async () => {
+    await createPet(t, 'before');
+    expect((await t.http().get('/health/ready')).status).toBe(200);
+  });
+
+  it('refuses every write and turns unready when the file is deleted, and never makes a new one', async () => {
+    rmSync(path);
+    await expectWritesRefused(t);
+    await expectWritesRefused(t);
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('the SQLite file replaced by another one', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('refuses every write and turns unready', async () => {
+    t = await startTestApp();
+    const path = (t.config.database as { path: string }).path;
+    await createPet(t, 'before');
+    copyFileSync(path, `${path}.restored`);
+    renameSync(`${path}.restored`, path);
+    await expectWritesRefused(t);
+  });
+});
+
+describe('the folder of the SQLite file removed', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('refuses every write, turns unready, and does not create the folder again', async () => {
+    t = await startTestApp();
+    const folder = dirname((t.config.database as { path: string }).path);
+    await createPet(t, 'before');
+    rmSync(folder, { recursive: true, force: true });
+    await expectWritesRefused(t);
+    expect(existsSync(folder)).toBe(false);
+  });
+});
+
+describe('a SQLite file this process may not write', () => {
+  // Root writes through any file mode: run the service as nobody when the tests run as root.
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+  let folder: string;
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('stops the startup, naming DATABASE_URL, instead of starting and failing every write', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'petstore-readonly-'));
+    const path = join(folder, 'petstore.sqlite');
+    const env = { API_KEYS: TEST_API_KEY, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' };
+    const first = await startService(env);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    chmodSync(folder, 0o777);
+    chmodSync(path, 0o444);
+
+    const { output, exited } = runService({ ...env, PORT: '0' }, asUser);
+    expect(await exited).toBe(1);
+    const lines = output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({
+      level: 60,
+      context: 'Bootstrap',
+      variable: 'DATABASE_URL',
+      msg: `Invalid configuration: DATABASE_URL names the SQLite file ${path} that this process cannot write (SQLITE_READONLY: attempt to write a readonly database)`,
+    });
+    expect(output()).not.toContain('listening');
+  });
+});
+
+/** Whether this process may mount a small tmpfs (root, and a kernel and container that allow it). */
+function tmpfsUnavailableReason(): string | undefined {
+  if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
+  const probe = mkdtempSync(join(tmpdir(), 'petstore-tmpfs-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return undefined;
+  } catch {
+    return 'this machine does not allow mounting a tmpfs';
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+
+const noTmpfs = tmpfsUnavailableReason();
+
+describe.skipIf(noTmpfs)(`a full disk${noTmpfs ? ` (skipped: ${noTmpfs})` : ''}`, () => {
+  let mountPoint: string;
+  let t: TestApp;
+  const filler = () => join(mountPoint, 'filler');
+
+  beforeAll(async () => {
+    mountPoint = mkdtempSync(join(tmpdir(), 'petstore-full-disk-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
+    mkdirSync(join(mountPoint, 'data'));
+    t = await startTestApp({ env: { DATABASE_URL: `sqlite:${join(mountPoint, 'data', 'petstore.sqlite')}` } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    execFileSync('umount', [mountPoint]);
+    rmSync(mountPoint, { recursive: true, force: true });
+  });
+
+  it('answers writes 503 and readiness 503 while the disk is full, loses nothing acknowledged, and recovers by itself', async () => {
+    const acknowledged: Array<{ id: number }> = [await createPet(t, 'before')];
+    // Fill what is left of the disk.
+    const fd = openSync(filler(), 'w');
+    try {
+      for (;;) writeSync(fd, Buffer.alloc(16 * 1024));
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    } finally {
+      closeSync(fd);
+    }
+    let refused = 0;
+    for (let n = 0; n < 2_000 && refused === 0; n++) {
+      const response = await t
+        .http()
+        .post('/v1/pets')
+        .set(AUTH)
+        .send({ name: `pet-${n}-${'x'.repeat(200)}`, categoryId: n })
+        .timeout(BOUND_MS);
+      if (response.status === 201) acknowledged.push(response.body);
+      else {
+        expect(response.status).toBe(503);
+        expect(response.body).toEqual(UNAVAILABLE);
+        refused++;
+      }
+    }
+    expect(refused).toBe(1);
+    await expectWritesRefused(t);
+
+    rmSync(filler());
+    let ready = 0;
+    for (let attempt = 0; attempt < 50 && ready !== 200; attempt++) {
+      ready = (await t.http().get('/health/ready').timeout(BOUND_MS)).status;
+      if (ready !== 200) await new Promise((wait) => setTimeout(wait, 100));
+    }
+    expect(ready).toBe(200);
+    acknowledged.push(await createPet(t, 'after'));
+    for (const pet of acknowledged) {
+      const fetched = await t.http().get(`/v1/pets/${pet.id}`).set(AUTH);
+      expect(fetched.status).toBe(200);
+      expect(fetched.body).toEqual(pet);
+    }
+  });
+});
+
+describe.skipIf(postgres.skipReason)(
+  `a PostgreSQL database turned read-only${postgres.skipReason ? ` (skipped: ${postgres.skipReason})` : ''}`,
+  () => {
+    let t: TestApp;
+    let admin: Client;
+    let name: string;
+    beforeAll(async () => {
+      t = await startTestApp({ kind: postgres });
+      name = new URL((t.database as TestDatabase).url).pathname.slice(1);
+      admin = new Client({ connectionString: process.env.PETSTORE_TEST_POSTGRES_URL });
+      await admin.connect();
+    });
+    afterAll(async () => {
+      await admin?.end();
+      await t?.close();
+    });
+
+    /** New sessions of the throwaway database get `setting`; the service's are cut, so its pool reconnects. */
+    async function setReadOnly(on: boolean) {
+      await admin.query(
+        `ALTER DATABASE ${name} ${on ? 'SET default_transaction_read_only = on' : 'RESET default_transaction_read_only'}`,
+      );
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
+    }
+
+    it('answers writes 503 and readiness 503 while it is read-only, and recovers by itself', async () => {
+      await createPet(t, 'before');
+      await setReadOnly(true);
+      // The first requests may meet the cut connections; then every write meets a read-only session.
+      for (let n = 0; n < 5; n++) await t.http().post('/v1/pets').set(AUTH).send({ name: 'warm', categoryId: 1 });
+      await expectWritesRefused(t);
+      expect((await t.http().get('/v1/pets').set(AUTH)).status).toBe(200);
+
+      await setReadOnly(false);
+      let ready = 0;
+      for (let attempt = 0; attempt < 50 && ready !== 200; attempt++) {
+        ready = (await t.http().get('/health/ready').timeout(BOUND_MS)).status;
+        if (ready !== 200) await new Promise((wait) => setTimeout(wait, 100));
+      }
+      expect(ready).toBe(200);
+      await createPet(t, 'after');
+    });
+  },
+);
