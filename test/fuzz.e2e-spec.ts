@@ -74,8 +74,8 @@ function validName(name: unknown): boolean {
     [...name].length >= 1 &&
     [...name].length <= 255 &&
     name.isWellFormed() &&
-    // eslint-disable-next-line no-control-regex -- the oracle of the name rule
-    !/[\u0000-\u001f\u007f]/.test(name)
+    // eslint-disable-next-line no-control-regex -- the oracle of the name rule: Unicode category Cc
+    !/[\u0000-\u001f\u007f-\u009f]/.test(name)
   );
 }
 

@@ -1,20 +1,6 @@
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { open } from './support/raw-client';
 import { AUTH, TEST_API_KEY, startTestApp, type TestApp } from './support/test-app';
-
-/** A raw TCP client, to misbehave as real HTTP clients do not. */
-function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('error', () => undefined);
-    const closed = new Promise<void>((done) => socket.on('close', () => done()));
-    socket.once('connect', () => resolve({ socket, received: () => text, closed }));
-    socket.once('error', reject);
-  });
-}
 
 describe('hostile clients', () => {
   let t: TestApp;
@@ -83,5 +69,38 @@ describe('hostile clients', () => {
     client.socket.write(raw);
     await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 4\d\d /);
+  });
+});
+
+describe('a flood of idle connections (MAX_CONNECTIONS)', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { MAX_CONNECTIONS: '50' } });
+    port = (t.app.getHttpServer().address() as { port: number }).port;
+  });
+  afterAll(() => t?.close());
+
+  const openConnections = () =>
+    new Promise<number>((resolve, reject) =>
+      t.app
+        .getHttpServer()
+        .getConnections((error: Error | null, count: number) => (error ? reject(error) : resolve(count))),
+    );
+
+  it('never holds more than the bound, sheds idle connections, and keeps answering health checks', async () => {
+    const flood = await Promise.all(Array.from({ length: 80 }, () => open(port)));
+    expect(await openConnections()).toBeLessThanOrEqual(50);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    for (let check = 0; check < 5; check++) {
+      const live = await fetch(`http://127.0.0.1:${port}/health/live`, { signal: AbortSignal.timeout(2_000) });
+      expect(live.status).toBe(200);
+      expect(await openConnections()).toBeLessThanOrEqual(50);
+    }
+    const served = await t.http().get('/v1/pets').set(AUTH).timeout(2_000);
+    expect(served.status).toBe(200);
+    // 30 refused at the door, and at least 5 idle ones closed to make room for the checks.
+    expect(flood.filter((client) => client.socket.destroyed).length).toBeGreaterThanOrEqual(35);
+    for (const client of flood) client.socket.destroy();
   });
 });

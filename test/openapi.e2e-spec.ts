@@ -167,6 +167,9 @@ describe('the OpenAPI document', () => {
     const { PetStatus, NewPet, Pet, Error } = document.components.schemas;
     expect(PetStatus).toEqual({ type: 'string', enum: ['available', 'pending', 'sold'] });
     expect(NewPet.required).toEqual(['name', 'categoryId']);
+    // Unknown properties are refused, and so are control characters (Unicode Cc) in a name.
+    expect(NewPet.additionalProperties).toBe(false);
+    expect(NewPet.properties.name.pattern).toBe('^[^\\u0000-\\u001F\\u007F-\\u009F]*$');
     expect(NewPet.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
     expect(NewPet.properties.categoryId).toMatchObject({
       type: 'integer',

@@ -48,8 +48,12 @@ async function createPet(t: TestApp, name: string) {
 describe('the SQLite file changed under the running service', () => {
   let t: TestApp;
   let path: string;
+  const logged: string[] = [];
+  const capture = (...args: unknown[]) => void logged.push(JSON.stringify(args));
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({
+      logger: { log: capture, error: capture, warn: capture, debug: capture, verbose: capture },
+    });
     path = (t.config.database as { path: string }).path;
   });
   afterAll(() => t?.close());
@@ -64,6 +68,17 @@ describe('the SQLite file changed under the running service', () => {
     await expectWritesRefused(t);
     await expectWritesRefused(t);
     expect(existsSync(path)).toBe(false);
+  });
+
+  it('logs why, and nothing of the request: no name, no SQL parameter', async () => {
+    logged.length = 0;
+    const response = await t.http().post('/v1/pets').set(AUTH).send({ name: 'Secret-Rex-4711', categoryId: 4711 });
+    expect(response.status).toBe(503);
+    const warning = logged.find((line) => line.includes('database unavailable'));
+    expect(warning).toContain('is gone (ENOENT)');
+    expect(warning).toContain('INSERT INTO pets');
+    expect(logged.join('\n')).not.toContain('Secret-Rex-4711');
+    expect(logged.join('\n')).not.toContain('4711');
   });
 });
 

@@ -1,6 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createHttpApplication, installGracefulShutdown, loadConfig, logStartupFailure } from '@app/platform';
+import {
+  createHttpApplication,
+  installGracefulShutdown,
+  loadConfig,
+  logStartupFailure,
+  publicBaseUrlOf,
+} from '@app/platform';
 import { AppModule } from './app.module';
 import { SERVICE_INFO } from './service-info';
 
@@ -14,7 +20,7 @@ async function bootstrap(): Promise<void> {
   }
   await app.listen(config.port, config.host);
   // The bound address, not the configured one: PORT=0 picks a free port.
-  logger.log(`${SERVICE_INFO.title} listening on ${await app.getUrl()} (public base ${config.publicBaseUrl})`);
+  logger.log(`${SERVICE_INFO.title} listening on ${await app.getUrl()} (public base ${publicBaseUrlOf(app, config)})`);
 }
 
 bootstrap().catch((error: unknown) => {

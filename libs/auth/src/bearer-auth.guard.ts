@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { requestContext, routeSettingsOf } from '@app/platform';
+import { continueIfExpected, requestContext, routeSettingsOf } from '@app/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyVerifier } from './api-key.verifier';
 import { InvalidApiKeyError, MissingApiKeyError } from './auth.errors';
@@ -34,6 +34,8 @@ export class BearerAuthGuard implements OnModuleInit {
       } catch (error) {
         return done(error as Error);
       }
+      // Only now may a client waiting with `Expect: 100-continue` send its body.
+      continueIfExpected(request, reply);
       done(null, payload);
     });
   }

@@ -20,6 +20,8 @@ describe('NewPet', () => {
     [{ name: 'Rex\ud800', categoryId: 1 }, 'name must be well-formed Unicode (no lone surrogates)'],
     [{ name: 'Rex\u0000', categoryId: 1 }, 'name must not contain control characters'],
     [{ name: 'Re\nx', categoryId: 1 }, 'name must not contain control characters'],
+    [{ name: 'Rex\u0085', categoryId: 1 }, 'name must not contain control characters'],
+    [{ name: 'Rex\u009f', categoryId: 1 }, 'name must not contain control characters'],
     [{ name: 'Rex', categoryId: 1.5 }, 'categoryId must be an integer'],
     [{ name: 'Rex', categoryId: Number.MAX_SAFE_INTEGER + 1 }, 'categoryId must be an integer'],
     [{ name: 'Rex', categoryId: Number.NaN }, 'categoryId must be an integer'],

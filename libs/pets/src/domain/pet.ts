@@ -3,6 +3,9 @@ import type { PetStatus } from './pet-status';
 
 export const PET_NAME_MAX_LENGTH = 255;
 
+/** The control-character rule as a JSON Schema pattern, for the OpenAPI document. */
+export const PET_NAME_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+
 export interface PetProps {
   name: string;
   categoryId: number;
@@ -48,14 +51,14 @@ export class Pet {
 /**
  * What is wrong with a pet name, if anything: 1 to 255 characters (code
  * points), well-formed Unicode (a lone surrogate would be stored as U+FFFD,
- * so the pet would not come back as it was sent), no control characters.
+ * so the pet would not come back as it was sent), no control characters
+ * (Unicode category Cc: U+0000-U+001F, U+007F-U+009F; see PET_NAME_PATTERN).
  */
 export function petNameProblem(name: string): string | undefined {
   const length = [...name].length;
   if (length < 1 || length > PET_NAME_MAX_LENGTH) return `name must be 1 to ${PET_NAME_MAX_LENGTH} characters long`;
   if (!name.isWellFormed()) return 'name must be well-formed Unicode (no lone surrogates)';
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what this rule refuses
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'name must not contain control characters';
+  if (/\p{Cc}/u.test(name)) return 'name must not contain control characters';
   return undefined;
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppConfig } from './app-config';
 import { ConfigError } from './config.error';
+import { openFileLimit } from './open-file-limit';
 
 describe('AppConfig.fromEnvironment', () => {
   let folder: string;
@@ -18,17 +19,20 @@ describe('AppConfig.fromEnvironment', () => {
       nodeEnv: 'development',
       host: '127.0.0.1',
       port: 3000,
-      publicBaseUrl: 'http://localhost:3000/v1',
+      publicBaseUrl: undefined,
       logLevel: 'info',
       shutdownGraceMs: 10_000,
       shutdownDelayMs: 0,
-      servers: { production: 'http://localhost:3000/v1', staging: undefined },
+      servers: { production: undefined, staging: undefined },
       rateLimitPerMinute: 3000,
       corsOrigins: [],
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 },
       apiKeys: ['k'.repeat(16)],
       generatedApiKey: undefined,
     });
+    // The open-file limit less 64, at most 10,000 (1,000 where the limit is unknown).
+    const limit = openFileLimit();
+    expect(config.maxConnections).toBe(limit === undefined ? 1_000 : Math.min(10_000, limit - 64));
   });
 
   it('defaults DATABASE_URL to ./data/petstore.sqlite', () => {
@@ -61,6 +65,7 @@ describe('AppConfig.fromEnvironment', () => {
       REQUEST_TIMEOUT_MS: '20000',
       KEEP_ALIVE_TIMEOUT_MS: '61000',
       DATABASE_TIMEOUT_MS: '750',
+      MAX_CONNECTIONS: '500',
     });
     expect({ ...config }).toEqual({
       nodeEnv: 'production',
@@ -78,6 +83,7 @@ describe('AppConfig.fromEnvironment', () => {
       rateLimitPerMinute: 0,
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       timeouts: { headersMs: 5000, requestMs: 20000, keepAliveMs: 61000 },
+      maxConnections: 500,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -116,6 +122,9 @@ describe('AppConfig.fromEnvironment', () => {
     [{ KEEP_ALIVE_TIMEOUT_MS: '-1' }, 'KEEP_ALIVE_TIMEOUT_MS'],
     [{ DATABASE_TIMEOUT_MS: '10' }, 'DATABASE_TIMEOUT_MS'],
     [{ SHUTDOWN_DELAY_MS: '20000', SHUTDOWN_GRACE_MS: '10000' }, 'SHUTDOWN_DELAY_MS'],
+    [{ MAX_CONNECTIONS: '8' }, 'MAX_CONNECTIONS'],
+    [{ MAX_CONNECTIONS: 'lots' }, 'MAX_CONNECTIONS'],
+    [{ MAX_CONNECTIONS: '99999999' }, 'MAX_CONNECTIONS'],
   ])('refuses %j, naming %s', (env, variable) => {
     const attempt = () => AppConfig.fromEnvironment({ ...base(), ...env });
     expect(attempt).toThrow(ConfigError);

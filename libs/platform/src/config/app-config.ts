@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_PREFIX } from '../http/api-prefix';
 import { ConfigError } from './config.error';
+import { openFileLimit } from './open-file-limit';
 import { parseDatabaseUrl, type DatabaseLocation } from './database-url';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -23,8 +24,11 @@ export class AppConfig {
   readonly nodeEnv: NodeEnv;
   readonly host: string;
   readonly port: number;
-  /** This deployment's public base address, ending in `/v1`. */
-  readonly publicBaseUrl: string;
+  /**
+   * This deployment's public base address, ending in `/v1`; when unset, the
+   * address the service listens on (see publicBaseUrlOf()).
+   */
+  readonly publicBaseUrl?: string;
   readonly database: DatabaseLocation;
   /** How long a query may wait for a lock or a connection before the request is answered 503. */
   readonly databaseTimeoutMs: number;
@@ -37,12 +41,14 @@ export class AppConfig {
   /** How long a shutdown keeps serving (readiness 503) before it stops accepting connections. */
   readonly shutdownDelayMs: number;
   /** The deployments the OpenAPI document lists as servers, each ending in `/v1`. */
-  readonly servers: { readonly production: string; readonly staging?: string };
+  readonly servers: { readonly production?: string; readonly staging?: string };
   /** Requests per minute per API key; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
   /** Origins allowed by CORS; empty turns CORS off, `['*']` allows any. */
   readonly corsOrigins: readonly string[];
   readonly timeouts: { readonly headersMs: number; readonly requestMs: number; readonly keepAliveMs: number };
+  /** Open connections at most; idle ones are closed first as it nears (see connection-limit.ts). */
+  readonly maxConnections: number;
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -59,7 +65,7 @@ export class AppConfig {
       throw new ConfigError('API_KEYS', 'must be set in production (comma-separated keys)');
     }
     const generatedApiKey = configuredKeys.length === 0 ? randomBytes(24).toString('base64url') : undefined;
-    const publicBase = baseUrl(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}${API_PREFIX}`;
+    const publicBase = baseUrl(env, 'PUBLIC_BASE_URL');
     const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 600_000);
     const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 600_000);
     if (headersMs > requestMs) {
@@ -74,6 +80,7 @@ export class AppConfig {
       );
     }
     return new AppConfig({
+      maxConnections: maxConnections(env, openFileLimit()),
       nodeEnv,
       host,
       port,
@@ -155,6 +162,33 @@ function baseUrl(env: Environment, name: string): string | undefined {
     throw new ConfigError(name, `must be an http(s) URL whose path ends in ${API_PREFIX} (got "${value}")`);
   }
   return `${url.origin}${path}`;
+}
+
+/** Files kept free of connections: the database and its WAL, the log, outgoing connections, a margin. */
+const FILES_BESIDES_CONNECTIONS = 64;
+
+/**
+ * `MAX_CONNECTIONS`, which must leave room below the open-file limit: past
+ * that limit every new connection fails, health checks included. By default
+ * the limit less that room, at most 10,000 (1,000 where the limit is unknown).
+ */
+function maxConnections(env: Environment, fileLimit: number | undefined): number {
+  const ceiling = fileLimit === undefined ? 1_000_000 : fileLimit - FILES_BESIDES_CONNECTIONS;
+  if (ceiling < 16) {
+    throw new ConfigError(
+      'MAX_CONNECTIONS',
+      `cannot be served: the open-file limit is ${fileLimit}; raise it (ulimit -n)`,
+    );
+  }
+  const fallback = fileLimit === undefined ? 1_000 : Math.min(10_000, ceiling);
+  const value = raw(env, 'MAX_CONNECTIONS');
+  if (value !== undefined && /^\d+$/.test(value) && Number(value) > ceiling && fileLimit !== undefined) {
+    throw new ConfigError(
+      'MAX_CONNECTIONS',
+      `must leave ${FILES_BESIDES_CONNECTIONS} of the ${fileLimit} files this process may open (ulimit -n) free: at most ${ceiling} (got "${value}")`,
+    );
+  }
+  return integer(env, 'MAX_CONNECTIONS', fallback, 16, ceiling);
 }
 
 function corsOrigins(env: Environment): string[] {

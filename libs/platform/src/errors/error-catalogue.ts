@@ -32,6 +32,9 @@ export const PLATFORM_ERROR_CODES = {
   uriTooLong: 'uri_too_long',
   databaseUnavailable: 'database_unavailable',
   alreadyExists: 'already_exists',
+  requestTimeout: 'request_timeout',
+  headersTooLarge: 'headers_too_large',
+  expectationFailed: 'expectation_failed',
   invalidReference: 'invalid_reference',
 } as const;
 

@@ -136,7 +136,8 @@ export class ErrorFilter implements ExceptionFilter {
   private unknownRoute(request: FastifyRequest, reply: FastifyReply): ErrorBody {
     const path = pathOf(request.url);
     const allowed = this.routes.allowedMethods(path);
-    if (allowed.length > 0) {
+    // A route that serves this method but found nothing (a missing static asset) is a 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.header('allow', allowed.join(', '));
       return {
         code: CODES.methodNotAllowed,

@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
+import type { Server } from 'node:http';
 import type { FastifyCorsOptions } from '@fastify/cors';
+import { MetricsService } from '../metrics/metrics.service';
 import type { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { fastifyErrorBody } from '../errors/error.filter';
@@ -11,7 +13,10 @@ import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES } from './http-limits';
 import { requestIdOf } from './request-id';
 import { RouteIndex } from './route-index';
-import { installSecurityHeaders } from './security-headers';
+import { limitConnections } from './connection-limit';
+import { EdgeResponses } from './edge-responses';
+import { installJsonBodyParser } from './json-body';
+import { installSecurityHeaders, securityHeadersOf } from './security-headers';
 
 /**
  * Creates the Nest application on Fastify with the HTTP settings of the
@@ -23,6 +28,8 @@ export async function createHttpApplication(
   config: AppConfig,
   options: { logger?: LoggerService | false } = {},
 ): Promise<NestFastifyApplication> {
+  const securityHeaders = securityHeadersOf(config);
+  const edge = new EdgeResponses(securityHeaders, appLoggerOf(config));
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     // Fastify's defaults, stated because the contract depends on them: a body
@@ -33,33 +40,50 @@ export async function createHttpApplication(
     // its own shape; they are served instead, each with `Connection: close`.
     return503OnClosing: false,
     genReqId: requestIdOf,
+    // Requests Node's parser refuses (smuggling shapes, oversized headers, slow clients).
+    clientErrorHandler: edge.clientError,
     // The router rejects a malformed URL or an over-long parameter before any
     // hook or filter runs: answer those in the contract's shape too.
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const body = fastifyErrorBody(error);
-      void reply.code(body.status).header('content-type', 'application/json; charset=utf-8').send(body);
+      void reply
+        .code(body.status)
+        .headers(securityHeaders)
+        .header('x-request-id', request.id)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(body);
+      edge.recordRouterAnswer(request.id, request.method, request.url, body);
     },
     // Slow or stalled clients are cut off without holding the others up. Node
     // checks these timeouts every connectionsCheckingInterval (30 s by default).
+    // A request without Host is answered by the first hook, in the Error shape
+    // (Node's own answer is an empty 400).
     http: {
       headersTimeout: config.timeouts.headersMs,
       requestTimeout: config.timeouts.requestMs,
       connectionsCheckingInterval: Math.min(1_000, config.timeouts.headersMs),
+      requireHostHeader: false,
     },
     requestTimeout: config.timeouts.requestMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
     connectionTimeout: config.timeouts.requestMs + config.timeouts.keepAliveMs,
   });
-  // JSON only: every other media type is answered 415 (Fastify would also take text/plain).
-  adapter.getInstance().removeContentTypeParser('text/plain');
+  installJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     // Nest would add an urlencoded parser; Fastify's JSON parser is kept instead.
     bodyParser: false,
     abortOnError: false,
     logger: options.logger ?? new NestPinoLogger(appLoggerOf(config)),
   });
+  edge.countWith(app.get(MetricsService).countUnrouted);
+  const server = app.getHttpServer() as Server;
+  limitConnections(server, config.maxConnections);
+  server.on('checkExpectation', edge.expectationFailed);
+  // No automatic `100 Continue`: the bearer guard sends it once the request has
+  // passed authentication and the size check (see continueIfExpected()).
+  server.on('checkContinue', (request, response) => server.emit('request', request, response));
 
-  installSecurityHeaders(app.getHttpAdapter().getInstance(), config);
+  installSecurityHeaders(app.getHttpAdapter().getInstance(), securityHeaders);
   if (config.corsOrigins.length > 0) enableCors(app, config);
   setupOpenApi(app, config, app.get<ServiceInfo>(SERVICE_INFO));
   return app;

@@ -47,6 +47,11 @@ export class MetricsService implements OnModuleInit {
     });
   }
 
+  /** Counts an answer given outside the routes (Node's parser, an unknown expectation, the router's refusals). */
+  readonly countUnrouted = (method: string, status: number): void => {
+    this.requests.inc({ route: 'unmatched', method, status: String(status) });
+  };
+
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onResponse', (request, reply, done) => {

@@ -3,12 +3,30 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import type { ServiceInfo } from '../config/service-info';
+import { AppError } from '../errors/app-error';
+import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../http/api-prefix';
+import { pathOf } from '../http/request-context';
 import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
+import { publicBaseUrlOf } from '../http/public-base-url';
 import { ErrorResponse } from './error-response';
 
 export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
+
+/**
+ * What the Swagger UI page loads: swagger-ui-dist's folder also holds its
+ * package.json, README and half a megabyte of source maps, none of which is
+ * served.
+ */
+const DOCS_ASSETS = new Set([
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'swagger-ui-init.js',
+  'favicon-32x32.png',
+  'favicon-16x16.png',
+]);
 
 /** How the document describes each header a deprecated operation sends. */
 const DEPRECATION_HEADER_DOCS: Readonly<Record<string, { name: string; description: string }>> = {
@@ -40,7 +58,10 @@ export function buildOpenApiDocument(
       'bearer',
     )
     .addSecurityRequirements('bearer')
-    .addServer(config.servers.production, 'Production');
+    .addServer(
+      config.servers.production ?? publicBaseUrlOf(app, config),
+      config.servers.production ? 'Production' : 'This instance',
+    );
   if (config.servers.staging) builder.addServer(config.servers.staging, 'Staging');
   const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ErrorResponse] });
   document.paths = Object.fromEntries(
@@ -50,11 +71,25 @@ export function buildOpenApiDocument(
   );
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
-      if (typeof operation === 'object' && operation !== null && 'responses' in operation)
+      if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
         describeDeprecation(operation);
+        closeRequestBody(operation, document);
+      }
     }
   }
   return document;
+}
+
+/**
+ * The validation pipe refuses properties a body DTO does not declare: say so
+ * in its schema (`additionalProperties: false`), for generated clients and
+ * schema-driven testers.
+ */
+function closeRequestBody(operation: Record<string, unknown>, document: OpenAPIObject): void {
+  const body = operation.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+  const ref = body?.content?.['application/json']?.schema?.$ref;
+  const schema = ref ? document.components?.schemas?.[ref.split('/').pop()!] : undefined;
+  if (schema && !('$ref' in schema)) schema.additionalProperties = false;
 }
 
 /** An operation declared `@Deprecated()`: marked deprecated, with its headers on every response. */
@@ -85,6 +120,15 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, ser
     if (route.url === OPENAPI_JSON_PATH || route.url === DOCS_PATH || route.url.startsWith(`${DOCS_PATH}/`)) {
       route.config = { ...(route.config ?? {}), public: true };
     }
+  });
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const path = pathOf(request.url);
+    if (path.startsWith(`${DOCS_PATH}/`) && !DOCS_ASSETS.has(path.slice(DOCS_PATH.length + 1))) {
+      return done(
+        new AppError('not_found', PLATFORM_ERROR_CODES.routeNotFound, `no route for ${request.method} ${path}`),
+      );
+    }
+    done();
   });
   SwaggerModule.setup(DOCS_PATH.slice(1), app, () => buildOpenApiDocument(app, config, service), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,

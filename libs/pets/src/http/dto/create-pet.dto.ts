@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsString, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
-import { PET_NAME_MAX_LENGTH, petNameProblem } from '../../domain/pet';
+import { PET_NAME_MAX_LENGTH, PET_NAME_PATTERN, petNameProblem } from '../../domain/pet';
 import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
 
 /** The domain's own name rule, so that HTTP and domain can never disagree on a name. */
@@ -21,7 +21,8 @@ export class CreatePetDto {
   @ApiProperty({
     minLength: 1,
     maxLength: PET_NAME_MAX_LENGTH,
-    description: "The pet's name: 1 to 255 characters, well-formed Unicode, no control characters.",
+    pattern: PET_NAME_PATTERN,
+    description: "The pet's name: 1 to 255 characters, well-formed Unicode, no control characters (Unicode Cc).",
     example: 'Rex',
   })
   // class-validator checks the lowest decorator first, and stops at the first failure.

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import type { ErrorBody } from '../errors/error-body';
+import { PLATFORM_ERROR_CODES as CODES } from '../errors/error-catalogue';
+import { requestIdOf } from './request-id';
+
+/** Records an answer given outside the routes, for the metrics. */
+export type EdgeCounter = (method: string, status: number) => void;
+
+/** What Node's HTTP parser reports, in the contract's words. */
+function bodyOfClientError(error: NodeJS.ErrnoException): ErrorBody {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { code: CODES.requestTimeout, message: 'the request was not received in time', status: 408 };
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return { code: CODES.headersTooLarge, message: 'the request line and headers exceed 16 KiB', status: 431 };
+  }
+  return {
+    code: CODES.badRequest,
+    message: 'the request is not valid HTTP/1.1 (for example Content-Length with Transfer-Encoding, or a bad header)',
+    status: 400,
+  };
+}
+
+/**
+ * The answers given below Fastify's router and hooks: Node's own refusals of
+ * malformed requests (`clientError`) and of unknown `Expect` values
+ * (`checkExpectation`). They leave in the Error shape with a request id and
+ * the security headers like every other answer, and are logged and counted.
+ */
+export class EdgeResponses {
+  private count: EdgeCounter = () => undefined;
+
+  constructor(
+    private readonly securityHeaders: Readonly<Record<string, string>>,
+    private readonly logger: Logger,
+  ) {}
+
+  countWith(counter: EdgeCounter): void {
+    this.count = counter;
+  }
+
+  /** Fastify's `clientErrorHandler`: the request could not even be parsed. */
+  readonly clientError = (error: NodeJS.ErrnoException, socket: Socket): void => {
+    // A reset connection has nobody left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const body = bodyOfClientError(error);
+    const id = randomUUID();
+    if (socket.writable) {
+      const json = JSON.stringify(body);
+      const headers = { ...this.headersFor(id, json), connection: 'close' };
+      const head = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      socket.write(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status]}\r\n${head}\r\n${json}`);
+    }
+    socket.destroy();
+    this.record(id, 'UNKNOWN', undefined, body, error.code);
+  };
+
+  /** Node's `checkExpectation`: an `Expect` other than `100-continue`. */
+  readonly expectationFailed = (request: IncomingMessage, response: ServerResponse): void => {
+    const id = requestIdOf(request);
+    this.send(response, id, {
+      code: CODES.expectationFailed,
+      message: 'the only expectation supported is Expect: 100-continue',
+      status: 417,
+    });
+    this.record(id, request.method ?? 'UNKNOWN', request.url, { status: 417, code: CODES.expectationFailed });
+  };
+
+  /** An answer given by a router error handler, before any hook ran: counted and logged here. */
+  recordRouterAnswer(id: string, method: string, url: string, body: ErrorBody): void {
+    this.record(id, method, url, body);
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return this.securityHeaders;
+  }
+
+  private send(response: ServerResponse, id: string, body: ErrorBody): void {
+    const json = JSON.stringify(body);
+    response.writeHead(body.status, this.headersFor(id, json));
+    response.end(json);
+  }
+
+  private headersFor(id: string, json: string): Record<string, string> {
+    return {
+      ...this.securityHeaders,
+      'x-request-id': id,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(json)),
+    };
+  }
+
+  private record(
+    id: string,
+    method: string,
+    url: string | undefined,
+    body: Pick<ErrorBody, 'status' | 'code'>,
+    reason?: string,
+  ) {
+    this.count(method, body.status);
+    const path = url === undefined ? undefined : url.split('?')[0];
+    this.logger.info(
+      {
+        reqId: id,
+        req: { id, method, path },
+        route: 'unmatched',
+        res: { statusCode: body.status },
+        code: body.code,
+        reason,
+      },
+      'request refused',
+    );
+  }
+}

@@ -1,0 +1,23 @@
+import type { AddressInfo } from 'node:net';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AppConfig } from '../config/app-config';
+import { API_PREFIX } from './api-prefix';
+
+/**
+ * The base address clients reach the API at: `PUBLIC_BASE_URL` when it is set,
+ * otherwise the address the server is bound to (the one the startup line
+ * prints, with the real port when `PORT=0`), so that the document's server and
+ * Swagger UI's "Try it out" work from the address a developer opens.
+ */
+export function publicBaseUrlOf(app: NestFastifyApplication, config: AppConfig): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  const address = app.getHttpServer().address() as AddressInfo | null;
+  if (!address) return `http://localhost:${config.port}${API_PREFIX}`;
+  const host =
+    address.family === 'IPv6'
+      ? `[${address.address === '::' ? '::1' : address.address}]`
+      : address.address === '0.0.0.0'
+        ? '127.0.0.1'
+        : address.address;
+  return `http://${host}:${address.port}${API_PREFIX}`;
+}

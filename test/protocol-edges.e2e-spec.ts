@@ -1,0 +1,237 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exchange, open, parseResponses, type RawResponse } from './support/raw-client';
+import { AUTH, JSON_CONTENT_TYPE, TEST_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
+
+/*
+ * Answers given below the application (Node's HTTP parser, unknown
+ * expectations, the router) and at the edges of the protocol (encodings,
+ * Expect: 100-continue, unknown methods): every one in the Error shape, with a
+ * request id and the security headers, logged and counted like the others.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const KEY = `Authorization: Bearer ${TEST_API_KEY}\r\n`;
+const MALFORMED = errorBody(
+  400,
+  'bad_request',
+  'the request is not valid HTTP/1.1 (for example Content-Length with Transfer-Encoding, or a bad header)',
+);
+
+function expectErrorAnswer(response: RawResponse | undefined, body: ReturnType<typeof errorBody>) {
+  expect(response?.status).toBe(body.status);
+  expect(response?.headers).toMatchObject({
+    'content-type': JSON_CONTENT_TYPE,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-request-id': expect.stringMatching(UUID),
+  });
+  expect(JSON.parse(response!.body)).toEqual(body);
+}
+
+describe('protocol edges', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' } });
+    port = (t.app.getHttpServer().address() as { port: number }).port;
+  });
+  afterAll(() => t?.close());
+
+  describe("Node's own refusals, in the Error shape", () => {
+    it.each([
+      ['Content-Length with Transfer-Encoding', 'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+      ['two Content-Lengths', 'Content-Length: 5\r\nContent-Length: 6\r\n\r\n{"a":1}'],
+      ['an obs-folded header', 'X-Folded: a\r\n  b\r\nContent-Length: 2\r\n\r\n{}'],
+      ['a bad chunk size', 'Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+      ['a raw control byte in a header', 'X-Raw: a\u0001b\r\nContent-Length: 2\r\n\r\n{}'],
+    ])('answers %s 400 bad_request and closes the connection', async (_shape, rest) => {
+      const [response, ...others] = await exchange(port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${KEY}${rest}`);
+      expectErrorAnswer(response, MALFORMED);
+      expect(response.headers.connection).toBe('close');
+      expect(others).toEqual([]);
+    });
+
+    it.each([
+      ['headers', `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`],
+      ['a URL', `GET /v1/pets?${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ])('answers %s over 16 KiB 431 headers_too_large', async (_what, raw) => {
+      const [response] = await exchange(port, raw);
+      expectErrorAnswer(response, errorBody(431, 'headers_too_large', 'the request line and headers exceed 16 KiB'));
+    });
+
+    it('answers a client too slow to send its headers 408 request_timeout', async () => {
+      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\n`, 3_000);
+      expectErrorAnswer(response, errorBody(408, 'request_timeout', 'the request was not received in time'));
+    });
+
+    it('answers an unknown expectation 417 expectation_failed', async () => {
+      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n${KEY}\r\n`);
+      expectErrorAnswer(
+        response,
+        errorBody(417, 'expectation_failed', 'the only expectation supported is Expect: 100-continue'),
+      );
+    });
+
+    it('answers HTTP/1.1 without Host 400, and serves HTTP/1.0 without it', async () => {
+      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\n${KEY}\r\n`);
+      expect(response.status).toBe(400);
+      expect(response.headers['x-request-id']).toMatch(UUID);
+      expect(JSON.parse(response.body)).toEqual(
+        errorBody(400, 'bad_request', 'an HTTP/1.1 request must carry a Host header'),
+      );
+      const old = await exchange(port, `GET /v1/pets HTTP/1.0\r\n${KEY}\r\n`);
+      expect(old[0].status).toBe(200);
+    });
+
+    it('answers an over-long path parameter 414 with a request id and the security headers', async () => {
+      const [response] = await exchange(port, `GET /v1/pets/${'1'.repeat(120)} HTTP/1.1\r\nHost: x\r\n${KEY}\r\n`);
+      expect(response.status).toBe(414);
+      expect(response.headers).toMatchObject({
+        'x-request-id': expect.stringMatching(UUID),
+        'x-content-type-options': 'nosniff',
+      });
+      expect(JSON.parse(response.body)).toEqual(
+        errorBody(414, 'uri_too_long', 'a path parameter is longer than 100 characters'),
+      );
+    });
+
+    it('counts every one of these answers in the metrics', async () => {
+      const metrics = (await t.http().get('/metrics')).text;
+      for (const [method, status] of [
+        ['UNKNOWN', 400],
+        ['UNKNOWN', 431],
+        ['UNKNOWN', 408],
+        ['GET', 417],
+        ['GET', 414],
+      ]) {
+        expect(metrics).toMatch(
+          new RegExp(`http_requests_total\\{route="unmatched",method="${method}",status="${status}"\\} [1-9]`),
+        );
+      }
+    });
+  });
+
+  describe('methods no route serves', () => {
+    it.each([
+      ['without a body', 'QUERY /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'],
+      ['with a body and no content type', 'QUERY /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}'],
+      [
+        'with a body of another media type',
+        'QUERY /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 2\r\n\r\n{}',
+      ],
+    ])('answers QUERY %s 405 with Allow, like every unknown method', async (_how, raw) => {
+      const [response] = await exchange(port, raw);
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe('GET, HEAD, POST');
+      expect(JSON.parse(response.body)).toEqual(
+        errorBody(405, 'method_not_allowed', 'QUERY is not supported on /v1/pets; use GET, HEAD, POST'),
+      );
+    });
+  });
+
+  describe('Expect: 100-continue', () => {
+    const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
+    const head = (headers: string, length = body.length) =>
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n${headers}\r\n`;
+
+    it('is not invited without a valid key: the 401 comes first and alone', async () => {
+      const responses = await exchange(port, head(''));
+      expect(responses.map((response) => response.status)).toEqual([401]);
+    });
+
+    it('is not invited over the size limit: 413 without reading the body', async () => {
+      const responses = await exchange(port, head(KEY, 20_000));
+      expect(responses.map((response) => response.status)).toEqual([413]);
+    });
+
+    it('is invited once the key and the size are accepted, and then the pet is created', async () => {
+      const client = await open(port);
+      client.socket.write(head(KEY));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(client.received()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+      client.socket.write(body);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      client.socket.destroy();
+      const statuses = parseResponses(client.received()).map((response) => response.status);
+      expect(statuses).toEqual([100, 201]);
+    });
+  });
+
+  describe('request bodies: JSON in UTF-8, uncompressed', () => {
+    const pet = JSON.stringify({ name: 'Rex', categoryId: 1 });
+    const post = (headers: Record<string, string>, payload: string | Buffer = pet) =>
+      t.http().post('/v1/pets').set(AUTH).set(headers).send(payload);
+
+    it.each([
+      [
+        'a gzip body',
+        { 'content-encoding': 'gzip' },
+        gzipSync(pet),
+        'Content-Encoding gzip is not supported: send the body uncompressed',
+      ],
+      [
+        'a plain body labelled br',
+        { 'content-encoding': 'br' },
+        pet,
+        'Content-Encoding br is not supported: send the body uncompressed',
+      ],
+      [
+        'latin-1',
+        { 'content-type': 'application/json; charset=latin1' },
+        pet,
+        'the body must be JSON in UTF-8 (got charset=latin1)',
+      ],
+    ])('answers %s 415 unsupported_media_type', async (_what, headers, payload, message) => {
+      const response = await post({ 'content-type': 'application/json', ...headers }, payload);
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual(errorBody(415, 'unsupported_media_type', message));
+    });
+
+    it.each([
+      ['identity', { 'content-encoding': 'identity' }],
+      ['charset=UTF-8', { 'content-type': 'application/json; charset=UTF-8' }],
+    ])('accepts %s', async (_what, headers) => {
+      const response = await post({ 'content-type': 'application/json', ...headers });
+      expect(response.status).toBe(201);
+    });
+  });
+
+  describe('names', () => {
+    it.each(['Rex\u0085', 'Rex\u009f', 'Rex\u007f'])('refuses the control character in %j', async (name) => {
+      const response = await t.http().post('/v1/pets').set(AUTH).send({ name, categoryId: 1 });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(errorBody(400, 'invalid_body', 'name must not contain control characters'));
+    });
+  });
+
+  describe('/docs', () => {
+    it.each([
+      '/docs/nope.js',
+      '/docs/%2e%2e/package.json',
+      '/docs/package.json',
+      '/docs/README.md',
+      '/docs/swagger-ui-bundle.js.map',
+    ])('answers %s 404 route_not_found', async (path) => {
+      const response = await t.http().get(path);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual(errorBody(404, 'route_not_found', `no route for GET ${path}`));
+    });
+
+    it('serves what the page loads', async () => {
+      for (const asset of [
+        'swagger-ui.css',
+        'swagger-ui-bundle.js',
+        'swagger-ui-standalone-preset.js',
+        'swagger-ui-init.js',
+        'favicon-32x32.png',
+      ]) {
+        expect((await t.http().get(`/docs/${asset}`)).status).toBe(200);
+      }
+    });
+
+    it('names the address the service listens on as the server, so "Try it out" works from it', async () => {
+      const document = (await t.http().get('/v1/openapi.json')).body;
+      expect(document.servers).toEqual([{ url: `http://127.0.0.1:${port}/v1`, description: 'This instance' }]);
+    });
+  });
+});
