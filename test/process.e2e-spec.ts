@@ -77,6 +77,17 @@ describe('the service process', () => {
       expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, printed[0])).status).toBe(200);
       expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, TEST_API_KEY)).status).toBe(401);
     });
+
+    it('prints, and documents, the address it listens on as its public base when PUBLIC_BASE_URL is unset (PORT=0)', async () => {
+      const service = await start();
+      expect(service.output()).toContain(
+        `Pet Store listening on ${service.baseUrl} (public base ${service.baseUrl}/v1)`,
+      );
+      const document = await call(service.baseUrl, 'GET', '/v1/openapi.json');
+      expect((document.body as { servers: unknown }).servers).toEqual([
+        { url: `${service.baseUrl}/v1`, description: 'This instance' },
+      ]);
+    });
   });
 
   describe('SIGTERM', () => {
