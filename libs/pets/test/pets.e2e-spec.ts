@@ -211,6 +211,104 @@ for (const kind of DATABASE_KINDS) {
         });
       });
 
+      describe('listPets pages: Link rel="next" and the after cursor', () => {
+        let t: TestApp;
+        beforeAll(async () => {
+          t = await startTestApp({ kind });
+          for (let n = 1; n <= 9; n++) {
+            await t
+              .http()
+              .post('/v1/pets')
+              .set(AUTH)
+              .send({ name: `page-${n}`, categoryId: n, status: n % 3 === 0 ? 'sold' : 'available' });
+          }
+        });
+        afterAll(() => t?.close());
+
+        const nextOf = (link: string | undefined) => (link ? /^<([^>]+)>; rel="next"$/.exec(link)![1] : undefined);
+
+        /** Follows `next` from `first`; `between` runs after each page. */
+        async function walk(first: string, between: () => Promise<void> = async () => undefined) {
+          const pages: number[][] = [];
+          for (let url: string | undefined = first; url !== undefined && pages.length < 50;) {
+            const response = await t.http().get(url).set(AUTH);
+            expect(response.status).toBe(200);
+            pages.push((response.body as Array<{ id: number }>).map((pet) => pet.id));
+            url = nextOf(response.headers.link);
+            await between();
+          }
+          return pages;
+        }
+
+        it('links each page to the next with the same limit and status, and the last page to nothing', async () => {
+          const first = await t.http().get('/v1/pets?limit=4').set(AUTH);
+          expect(first.headers.link).toBe('</v1/pets?limit=4&after=4>; rel="next"');
+          expect(await walk('/v1/pets?limit=4')).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9]]);
+          expect(await walk('/v1/pets?status=sold&limit=2')).toEqual([[3, 6], [9]]);
+          const sold = await t.http().get('/v1/pets?status=sold&limit=2').set(AUTH);
+          expect(sold.headers.link).toBe('</v1/pets?limit=2&status=sold&after=6>; rel="next"');
+          // A last page that is exactly full has no next either.
+          const full = await t.http().get('/v1/pets?limit=3&after=6').set(AUTH);
+          expect(full.body.map((pet: { id: number }) => pet.id)).toEqual([7, 8, 9]);
+          expect(full.headers).not.toHaveProperty('link');
+        });
+
+        it('visits every matching pet exactly once, in id order, for any limit and status', async () => {
+          for (const status of [undefined, 'available', 'sold', 'pending']) {
+            const all = (
+              await t
+                .http()
+                .get(`/v1/pets?limit=100${status ? `&status=${status}` : ''}`)
+                .set(AUTH)
+            ).body.map((pet: { id: number }) => pet.id);
+            for (let limit = 1; limit <= 10; limit++) {
+              const pages = await walk(`/v1/pets?limit=${limit}${status ? `&status=${status}` : ''}`);
+              expect(pages.flat()).toEqual(all);
+              expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
+            }
+          }
+        });
+
+        it('visits every pet exactly once while others are created between the pages', async () => {
+          let n = 0;
+          const pages = await walk('/v1/pets?limit=2', async () => {
+            if (n++ < 5)
+              await t
+                .http()
+                .post('/v1/pets')
+                .set(AUTH)
+                .send({ name: `between-${n}`, categoryId: n });
+          });
+          const all = (await t.http().get('/v1/pets?limit=100').set(AUTH)).body.map((pet: { id: number }) => pet.id);
+          expect(pages.flat()).toEqual(all);
+          expect(all.length).toBe(14);
+        });
+
+        it.each([['-1'], ['abc'], ['1e3'], ['1.5'], ['0x10'], ['99999999999999999999']])(
+          'answers after=%s 400 invalid_parameter naming it',
+          async (after) => {
+            const response = await t.http().get(`/v1/pets?after=${after}`).set(AUTH);
+            expect(response.status).toBe(400);
+            expect(response.body).toEqual(
+              errorBody(400, 'invalid_parameter', 'after must be a pet id, an integer from 0 to 9007199254740991'),
+            );
+          },
+        );
+
+        it.each(['after=1&after=2', 'after='])(
+          'answers %s 400 invalid_parameter naming it, after the key',
+          async (query) => {
+            const response = await t.http().get(`/v1/pets?${query}`).set(AUTH);
+            expect(response.status).toBe(400);
+            expect(response.body).toEqual(
+              errorBody(400, 'invalid_parameter', 'after must be a pet id, an integer from 0 to 9007199254740991'),
+            );
+            const anonymous = await t.http().get(`/v1/pets?${query}`);
+            expect(anonymous.status).toBe(401);
+          },
+        );
+      });
+
       describe('listPets: GET /v1/pets', () => {
         let t: TestApp;
         const statuses = ['available', 'pending', 'sold', undefined] as const;

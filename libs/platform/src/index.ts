@@ -20,7 +20,7 @@ export { Deprecated } from './http/deprecated.decorator';
 export { createHttpApplication } from './http/http-application';
 export { MAX_BODY_BYTES } from './http/http-limits';
 export { IntegerIdPipe } from './http/integer-id.pipe';
-export { setCreatedLocation } from './http/location';
+export { setCreatedLocation, setNextPageLink } from './http/links';
 export { continueIfExpected } from './http/expect-continue';
 export { Public } from './http/public.decorator';
 export { publicBaseUrlOf } from './http/public-base-url';

@@ -21,7 +21,9 @@ class InMemoryPetRepository extends PetRepository {
 
   async list(query: PetListQuery): Promise<Pet[]> {
     this.queries.push(query);
-    return this.pets.filter((pet) => !query.status || pet.status === query.status).slice(0, query.limit);
+    return this.pets
+      .filter((pet) => (!query.status || pet.status === query.status) && pet.id > query.after)
+      .slice(0, query.limit);
   }
 }
 
@@ -56,15 +58,27 @@ describe('PetsService', () => {
     expect(repository.pets).toEqual([]);
   });
 
-  it('lists 20 by default, at most 100, filtered by status', async () => {
+  it('asks for one pet more than the page holds, 20 by default, at most 100, filtered by status', async () => {
     await service.list();
     await service.list({ limit: 500 });
-    await service.list({ status: 'sold', limit: 5 });
+    await service.list({ status: 'sold', limit: 5, after: 7 });
     expect(repository.queries).toEqual([
-      { status: undefined, limit: 20 },
-      { status: undefined, limit: 100 },
-      { status: PetStatus.Sold, limit: 5 },
+      { status: undefined, limit: 21, after: 0 },
+      { status: undefined, limit: 101, after: 0 },
+      { status: PetStatus.Sold, limit: 6, after: 7 },
     ]);
+  });
+
+  it('gives the cursor of the next page only when more pets match', async () => {
+    for (let n = 0; n < 5; n++) await service.create({ name: `p${n}`, categoryId: n, status: n % 2 ? 'sold' : 'pending' });
+    const first = await service.list({ limit: 2 });
+    expect(first.pets.map((pet) => pet.id)).toEqual([1, 2]);
+    expect(first.nextAfter).toBe(2);
+    const last = await service.list({ limit: 2, after: 4 });
+    expect(last.pets.map((pet) => pet.id)).toEqual([5]);
+    expect(last.nextAfter).toBeUndefined();
+    const sold = await service.list({ limit: 2, status: 'sold' });
+    expect(sold).toEqual({ pets: [repository.pets[1], repository.pets[3]], nextAfter: undefined });
   });
 
   it('gets a pet by id', async () => {

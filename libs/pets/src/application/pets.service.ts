@@ -6,6 +6,12 @@ import { PetStatus } from '../domain/pet-status';
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
+export interface PetPage {
+  pets: Pet[];
+  /** The cursor of the next page, when there is one. */
+  nextAfter?: number;
+}
+
 export interface CreatePetCommand {
   name: string;
   categoryId: number;
@@ -19,11 +25,20 @@ export interface CreatePetCommand {
 export class PetsService {
   constructor(private readonly pets: PetRepository) {}
 
-  async list(query: { status?: string; limit?: number } = {}): Promise<Pet[]> {
-    return this.pets.list({
+  /**
+   * One page of pets by ascending id, and the cursor of the next page when
+   * more pets match: the id of this page's last pet. Asking for one pet more
+   * than the page holds tells whether there is a next page.
+   */
+  async list(query: { status?: string; limit?: number; after?: number } = {}): Promise<PetPage> {
+    const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const found = await this.pets.list({
       status: query.status === undefined ? undefined : PetStatus.from(query.status),
-      limit: Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+      limit: limit + 1,
+      after: query.after ?? 0,
     });
+    const pets = found.slice(0, limit);
+    return { pets, nextAfter: found.length > limit ? pets[pets.length - 1].id : undefined };
   }
 
   async create(command: CreatePetCommand): Promise<Pet> {

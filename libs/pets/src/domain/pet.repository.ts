@@ -4,6 +4,8 @@ import type { PetStatus } from './pet-status';
 export interface PetListQuery {
   status?: PetStatus;
   limit: number;
+  /** Only pets with a greater id (0: from the first). */
+  after: number;
 }
 
 /**
@@ -14,6 +16,6 @@ export abstract class PetRepository {
   /** Stores the pet durably and returns it with its new id. */
   abstract add(pet: NewPet): Promise<Pet>;
   abstract findById(id: number): Promise<Pet | undefined>;
-  /** Pets by ascending id, at most `limit`, only those with `status` when given. */
+  /** Pets by ascending id after `after`, at most `limit`, only those with `status` when given (keyset, never OFFSET). */
   abstract list(query: PetListQuery): Promise<Pet[]>;
 }

@@ -1,6 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { API_PREFIX, ApiErrorResponses, Deprecated, IntegerIdPipe, Responds, setCreatedLocation } from '@app/platform';
+import {
+  API_PREFIX,
+  ApiErrorResponses,
+  Deprecated,
+  IntegerIdPipe,
+  Responds,
+  setCreatedLocation,
+  setNextPageLink,
+} from '@app/platform';
 import type { FastifyReply } from 'fastify';
 import { PetsService } from '../application/pets.service';
 import { CreatePetDto } from './dto/create-pet.dto';
@@ -20,11 +28,24 @@ export class PetsController {
     summary: 'List pets',
     description: 'Pets by ascending id, at most `limit`, only those with `status` when given.',
   })
-  @Responds(200, PetResponse, { isArray: true, description: 'A page of pets.' })
+  @Responds(200, PetResponse, {
+    isArray: true,
+    description: 'A page of pets.',
+    headers: {
+      Link: {
+        description:
+          'RFC 8288: `<...>; rel="next"`, the next page (same `limit` and `status`, and the `after` cursor), when more pets match. Absent on the last page.',
+        schema: { type: 'string', example: `<${API_PREFIX}/pets?limit=20&after=20>; rel="next"` },
+      },
+    },
+  })
   @ApiErrorResponses(400, 401, 429, 500, 503)
-  async list(@Query() query: ListPetsQuery): Promise<PetResponse[]> {
-    const pets = await this.pets.list(query);
-    return pets.map(toPetResponse);
+  async list(@Query() query: ListPetsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<PetResponse[]> {
+    const page = await this.pets.list(query);
+    if (page.nextAfter !== undefined) {
+      setNextPageLink(reply, { limit: query.limit, status: query.status, after: page.nextAfter });
+    }
+    return page.pets.map(toPetResponse);
   }
 
   @Post()

@@ -22,9 +22,11 @@ export class TypeOrmPetRepository extends PetRepository {
     this.sql = {
       insert: this.dialect.insertReturningId('INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3)'),
       byId: this.dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE id = $1`),
-      all: this.dialect.statement(`SELECT ${COLUMNS} FROM pets ORDER BY id LIMIT $1`),
-      // Served by the (status, id) index without a sort, however many pets there are.
-      byStatus: this.dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE status = $1 ORDER BY id LIMIT $2`),
+      all: this.dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`),
+      // Served by the (status, id) index without a sort, however many pets there are and however deep the page.
+      byStatus: this.dialect.statement(
+        `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+      ),
     };
   }
 
@@ -43,10 +45,10 @@ export class TypeOrmPetRepository extends PetRepository {
     return rows.length > 0 ? PetMapper.toDomain(rows[0]) : undefined;
   }
 
-  async list({ status, limit }: PetListQuery): Promise<Pet[]> {
+  async list({ status, limit, after }: PetListQuery): Promise<Pet[]> {
     const rows: PetRecord[] = status
-      ? await this.dataSource.query(this.sql.byStatus, [status.value, limit])
-      : await this.dataSource.query(this.sql.all, [limit]);
+      ? await this.dataSource.query(this.sql.byStatus, [status.value, after, limit])
+      : await this.dataSource.query(this.sql.all, [after, limit]);
     return rows.map(PetMapper.toDomain);
   }
 }

@@ -5,8 +5,9 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../application/pets.service
 import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
 
 const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`;
+const AFTER_RULE = `after must be a pet id, an integer from 0 to ${Number.MAX_SAFE_INTEGER}`;
 
-/** `GET /v1/pets?limit=&status=`: a repeated, empty or unknown parameter is invalid, not ignored. */
+/** `GET /v1/pets?limit=&status=&after=`: a repeated, empty or unknown parameter is invalid, not ignored. */
 export class ListPetsQuery {
   /** Only plain decimal digits are read as a number. */
   @ApiPropertyOptional({
@@ -28,4 +29,19 @@ export class ListPetsQuery {
   @IsOptional()
   @IsIn(PET_STATUS_VALUES, { message: `status must be one of ${PET_STATUS_VALUES.join(', ')}` })
   status?: PetStatusValue;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description:
+      'The page cursor: only pets with a greater id. Take it from the `Link: <...>; rel="next"` header of the previous page rather than building it.',
+  })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))
+  @IsInt({ message: AFTER_RULE })
+  @Min(0, { message: AFTER_RULE })
+  @Max(Number.MAX_SAFE_INTEGER, { message: AFTER_RULE })
+  after?: number;
 }
