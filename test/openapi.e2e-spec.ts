@@ -80,7 +80,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes listPets: limit 1..100 default 20, the status filter, an array of Pet', () => {
+  it('describes listPets: limit 1..100 default 20, the status filter, the after cursor, an array of Pet with Link', () => {
     const operation = document.paths['/pets'].get;
     expect(operation.deprecated).toBeUndefined();
     expect(operation.parameters).toEqual([
@@ -96,11 +96,18 @@ describe('the OpenAPI document', () => {
         required: false,
         schema: { $ref: '#/components/schemas/PetStatus' },
       }),
+      expect.objectContaining({
+        name: 'after',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      }),
     ]);
     expect(operation.responses['200'].content['application/json'].schema).toEqual({
       type: 'array',
       items: { $ref: '#/components/schemas/Pet' },
     });
+    expect(Object.keys(operation.responses['200'].headers)).toEqual(['Link']);
     expect(operation.responses).toMatchObject({
       ...errorResponse(400),
       ...errorResponse(401),
