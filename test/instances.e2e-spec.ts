@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { POSTGRES_TEST_URL, postgres, type TestDatabase } from './support/databases';
 import { call } from './support/http-client';
 import { startService, type ServiceProcess } from './support/service-process';
+import { createWithKey, sameAnswerOr409 } from './support/retries';
 import { TEST_API_KEY } from './support/test-app';
 
 /** Many stateless instances on one PostgreSQL database, as the service is meant to scale. */
@@ -37,6 +38,32 @@ describe.skipIf(!POSTGRES_TEST_URL)(
         for (const service of started) {
           expect(await call(service.baseUrl, 'GET', '/v1/pets')).toMatchObject({ status: 200, body: created });
         }
+      }
+    });
+
+    it('create exactly once under concurrent retries of one Idempotency-Key sent to two instances', async () => {
+      const database = await postgres.create();
+      databases.push(database);
+      const pair = await Promise.all(
+        [1, 2].map(() => startService({ API_KEYS: TEST_API_KEY, DATABASE_URL: database.url })),
+      );
+      services.push(...pair);
+      for (let round = 0; round < 3; round++) {
+        const key = `fleet-${round}`;
+        const body = { name: `Fleet-${round}`, categoryId: round };
+        const answers = await Promise.all(
+          Array.from({ length: 16 }, (_, n) => createWithKey(pair[n % 2].baseUrl, key, body)),
+        );
+        expect(sameAnswerOr409(answers)).toBe(true);
+        expect(answers.some((answer) => answer.status === 201)).toBe(true);
+        // Once the first has finished, every instance replays it.
+        for (const service of pair) {
+          const replay = await createWithKey(service.baseUrl, key, body);
+          expect(replay.status).toBe(201);
+          expect(replay.text).toBe(answers.find((answer) => answer.status === 201)!.text);
+        }
+        const list = await call(pair[0].baseUrl, 'GET', '/v1/pets?limit=100');
+        expect((list.body as Array<{ name: string }>).filter((pet) => pet.name === body.name)).toHaveLength(1);
       }
     });
   },

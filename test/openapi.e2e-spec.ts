@@ -127,7 +127,18 @@ describe('the OpenAPI document', () => {
       headers: { Location: expect.objectContaining({ schema: expect.objectContaining({ type: 'string' }) }) },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
     });
+    expect(operation.parameters).toEqual([
+      expect.objectContaining({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+      }),
+    ]);
+    expect(Object.keys(operation.responses['201'].headers).sort()).toEqual(['Idempotent-Replayed', 'Location']);
     expect(operation.responses).toMatchObject({
+      ...errorResponse(409),
+      ...errorResponse(422),
       ...errorResponse(400),
       ...errorResponse(401),
       ...errorResponse(413),

@@ -162,7 +162,7 @@ describe('protection', () => {
       expect(preflight.headers).toMatchObject({
         'access-control-allow-origin': 'https://app.example.com',
         'access-control-allow-methods': 'GET, HEAD, POST',
-        'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id',
+        'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
         'access-control-max-age': '600',
       });
       const allowed = await cors.http().get('/v1/pets').set(AUTH).set('origin', 'https://app.example.com');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call } from './support/http-client';
+import { createWithKey, sameAnswerOr409, type RetryAnswer } from './support/retries';
 import { runService, startService, type ServiceProcess } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
 import { startWriters } from './support/writers';
@@ -166,6 +167,37 @@ describe('the service process', () => {
   });
 
   describe('SIGKILL', () => {
+    it('creates exactly once when killed in the middle of retries of one Idempotency-Key, round after round', async () => {
+      for (let round = 0; round < 3; round++) {
+        const key = `crash-${round}`;
+        const body = { name: `Exactly-once-${round}`, categoryId: round };
+        const service = await start();
+        const answers: RetryAnswer[] = [];
+        let killed = false;
+        const retrying = Array.from({ length: 6 }, async () => {
+          while (!killed) answers.push(await createWithKey(service.baseUrl, key, body));
+        });
+        await new Promise((wait) => setTimeout(wait, 20 + round * 40));
+        service.child.kill('SIGKILL');
+        await service.exited;
+        killed = true;
+        await Promise.all(retrying);
+
+        const restarted = await start();
+        let final: RetryAnswer = {};
+        for (let attempt = 0; attempt < 20 && final.status !== 201; attempt++) {
+          final = await createWithKey(restarted.baseUrl, key, body);
+        }
+        expect(final.status).toBe(201);
+        answers.push(final);
+        expect(sameAnswerOr409(answers)).toBe(true);
+        const list = await call(restarted.baseUrl, 'GET', '/v1/pets?limit=100');
+        expect((list.body as Array<{ name: string }>).filter((pet) => pet.name === body.name)).toHaveLength(1);
+        restarted.child.kill('SIGTERM');
+        await restarted.exited;
+      }
+    });
+
     it('loses no acknowledged pet when killed in the middle of concurrent writes, round after round', async () => {
       const acknowledged: unknown[] = [];
       for (let round = 0; round < 3; round++) {

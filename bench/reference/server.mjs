@@ -91,7 +91,11 @@ app.get(
       querystring: {
         type: 'object',
         additionalProperties: false,
-        properties: { limit: { type: 'string', pattern: '^[0-9]+$' }, status: { type: 'string', enum: statusEnum } },
+        properties: {
+          limit: { type: 'string', pattern: '^[0-9]+$' },
+          status: { type: 'string', enum: statusEnum },
+          after: { type: 'string', pattern: '^[0-9]+$' },
+        },
       },
       response: { 200: { type: 'array', items: pet } },
     },
@@ -100,12 +104,22 @@ app.get(
     const limit = request.query.limit === undefined ? 20 : Number(request.query.limit);
     if (limit < 1 || limit > 100)
       return error(reply, 400, 'invalid_parameter', 'limit must be an integer from 1 to 100');
+    const after = Number(request.query.after ?? 0);
     const rows = request.query.status
-      ? await all('SELECT id, name, category_id, status FROM pets WHERE status = ? ORDER BY id LIMIT ?', [
+      ? await all('SELECT id, name, category_id, status FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?', [
           request.query.status,
-          limit,
+          after,
+          limit + 1,
         ])
-      : await all('SELECT id, name, category_id, status FROM pets ORDER BY id LIMIT ?', [limit]);
+      : await all('SELECT id, name, category_id, status FROM pets WHERE id > ? ORDER BY id LIMIT ?', [
+          after,
+          limit + 1,
+        ]);
+    if (rows.length > limit) {
+      rows.length = limit;
+      const status = request.query.status ? `&status=${request.query.status}` : '';
+      reply.header('link', `</v1/pets?limit=${limit}${status}&after=${rows[limit - 1].id}>; rel="next"`);
+    }
     return rows.map(toPet);
   },
 );

@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 import { SqliteFileIdentity } from './database/sqlite-file-identity';
 import { ErrorFilter } from './errors/error.filter';
+import { IdempotencyStore } from './idempotency/idempotency-store';
 import { DatabaseHealthIndicator } from './health/database.health';
 import { HealthController } from './health/health.controller';
 import { DeprecationHeaders } from './http/deprecation-headers';
@@ -64,9 +65,10 @@ export class PlatformModule {
           useFactory: () => new SqliteFileIdentity(config.database.type === 'sqlite' ? config.database.path : ''),
         },
         DatabaseHealthIndicator,
+        IdempotencyStore,
         Drain,
       ],
-      exports: [AppConfig, APP_LOGGER, Drain, MetricsService, SqliteFileIdentity],
+      exports: [AppConfig, APP_LOGGER, Drain, MetricsService, SqliteFileIdentity, IdempotencyStore],
     };
   }
 }

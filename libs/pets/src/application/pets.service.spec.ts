@@ -70,7 +70,8 @@ describe('PetsService', () => {
   });
 
   it('gives the cursor of the next page only when more pets match', async () => {
-    for (let n = 0; n < 5; n++) await service.create({ name: `p${n}`, categoryId: n, status: n % 2 ? 'sold' : 'pending' });
+    for (let n = 0; n < 5; n++)
+      await service.create({ name: `p${n}`, categoryId: n, status: n % 2 ? 'sold' : 'pending' });
     const first = await service.list({ limit: 2 });
     expect(first.pets.map((pet) => pet.id)).toEqual([1, 2]);
     expect(first.nextAfter).toBe(2);

@@ -4,6 +4,8 @@ import {
   API_PREFIX,
   ApiErrorResponses,
   Deprecated,
+  IDEMPOTENT_REPLAYED_HEADER,
+  Idempotent,
   IntegerIdPipe,
   Responds,
   setCreatedLocation,
@@ -60,8 +62,10 @@ export class PetsController {
         description: 'The path of the new pet.',
         schema: { type: 'string', example: `${API_PREFIX}/pets/1` },
       },
+      ...IDEMPOTENT_REPLAYED_HEADER,
     },
   })
+  @Idempotent()
   @ApiErrorResponses(400, 401, 413, 415, 429, 500, 503)
   async create(@Body() body: CreatePetDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<PetResponse> {
     const pet = await this.pets.create(body);

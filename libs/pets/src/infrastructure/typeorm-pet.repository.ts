@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { SqlDialect } from '@app/platform';
-import type { DataSource } from 'typeorm';
+import { SqlClient } from '@app/platform';
 import { Pet, type NewPet } from '../domain/pet';
 import { PetRepository, type PetListQuery } from '../domain/pet.repository';
 import { PetMapper } from './pet.mapper';
@@ -10,45 +8,41 @@ import type { PetRecord } from './pet.record';
 /** Columns as PetRecord names them, so rows map without TypeORM's entity hydration. */
 const COLUMNS = 'id, name, category_id AS "categoryId", status';
 
-/** The pets table through TypeORM's connection, with fixed SQL (docs/decisions/0005-sql-on-the-hot-path.md). */
+/**
+ * The pets table through TypeORM's DataSource (the platform's SqlClient), with
+ * fixed SQL (docs/decisions/0005-sql-on-the-hot-path.md).
+ */
 @Injectable()
 export class TypeOrmPetRepository extends PetRepository {
-  private readonly dialect: SqlDialect;
   private readonly sql: { insert: string; byId: string; all: string; byStatus: string };
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(private readonly db: SqlClient) {
     super();
-    this.dialect = SqlDialect.of(dataSource);
+    const dialect = db.dialect;
     this.sql = {
-      insert: this.dialect.insertReturningId('INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3)'),
-      byId: this.dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE id = $1`),
-      all: this.dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`),
+      insert: dialect.insertReturningId('INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3)'),
+      byId: dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE id = $1`),
+      all: dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`),
       // Served by the (status, id) index without a sort, however many pets there are and however deep the page.
-      byStatus: this.dialect.statement(
-        `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
-      ),
+      byStatus: dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`),
     };
   }
 
   async add(pet: NewPet): Promise<Pet> {
     const record = PetMapper.toRecord(pet);
-    const result: unknown = await this.dataSource.query(this.sql.insert, [
-      record.name,
-      record.categoryId,
-      record.status,
-    ]);
-    return Pet.identified(this.dialect.insertedId(result), pet);
+    const result = await this.db.write(this.sql.insert, [record.name, record.categoryId, record.status]);
+    return Pet.identified(this.db.dialect.insertedId(result), pet);
   }
 
   async findById(id: number): Promise<Pet | undefined> {
-    const rows: PetRecord[] = await this.dataSource.query(this.sql.byId, [id]);
+    const rows = await this.db.read<PetRecord>(this.sql.byId, [id]);
     return rows.length > 0 ? PetMapper.toDomain(rows[0]) : undefined;
   }
 
   async list({ status, limit, after }: PetListQuery): Promise<Pet[]> {
-    const rows: PetRecord[] = status
-      ? await this.dataSource.query(this.sql.byStatus, [status.value, after, limit])
-      : await this.dataSource.query(this.sql.all, [after, limit]);
+    const rows = status
+      ? await this.db.read<PetRecord>(this.sql.byStatus, [status.value, after, limit])
+      : await this.db.read<PetRecord>(this.sql.all, [after, limit]);
     return rows.map(PetMapper.toDomain);
   }
 }

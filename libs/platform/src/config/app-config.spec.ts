@@ -66,6 +66,7 @@ describe('AppConfig.fromEnvironment', () => {
       KEEP_ALIVE_TIMEOUT_MS: '61000',
       DATABASE_TIMEOUT_MS: '750',
       MAX_CONNECTIONS: '500',
+      IDEMPOTENCY_TTL_HOURS: '48',
     });
     expect({ ...config }).toEqual({
       nodeEnv: 'production',
@@ -84,6 +85,7 @@ describe('AppConfig.fromEnvironment', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       timeouts: { headersMs: 5000, requestMs: 20000, keepAliveMs: 61000 },
       maxConnections: 500,
+      idempotencyTtlHours: 48,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -123,6 +125,7 @@ describe('AppConfig.fromEnvironment', () => {
     [{ DATABASE_TIMEOUT_MS: '10' }, 'DATABASE_TIMEOUT_MS'],
     [{ SHUTDOWN_DELAY_MS: '20000', SHUTDOWN_GRACE_MS: '10000' }, 'SHUTDOWN_DELAY_MS'],
     [{ MAX_CONNECTIONS: '8' }, 'MAX_CONNECTIONS'],
+    [{ IDEMPOTENCY_TTL_HOURS: '0' }, 'IDEMPOTENCY_TTL_HOURS'],
     [{ MAX_CONNECTIONS: 'lots' }, 'MAX_CONNECTIONS'],
     [{ MAX_CONNECTIONS: '99999999' }, 'MAX_CONNECTIONS'],
   ])('refuses %j, naming %s', (env, variable) => {

@@ -47,6 +47,8 @@ export class AppConfig {
   /** Origins allowed by CORS; empty turns CORS off, `['*']` allows any. */
   readonly corsOrigins: readonly string[];
   readonly timeouts: { readonly headersMs: number; readonly requestMs: number; readonly keepAliveMs: number };
+  /** How long the answer to a request with an Idempotency-Key is kept for its retries. */
+  readonly idempotencyTtlHours: number;
   /** Open connections at most; idle ones are closed first as it nears (see connection-limit.ts). */
   readonly maxConnections: number;
 
@@ -81,6 +83,7 @@ export class AppConfig {
     }
     return new AppConfig({
       maxConnections: maxConnections(env, openFileLimit()),
+      idempotencyTtlHours: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 8_760),
       nodeEnv,
       host,
       port,

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -6,7 +6,9 @@ import { ConfigError } from '../config/config.error';
 import type { Feature } from '../features/feature';
 import { isReadOnly } from './database-errors';
 import { dataSourceOptions } from './data-source-options';
+import { SqlClient } from './sql-client';
 import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
+import { CreateIdempotencyKeys1795400000001 } from './migrations/1795400000001-create-idempotency-keys';
 import { SqliteFileIdentity } from './sqlite-file-identity';
 
 /**
@@ -14,10 +16,15 @@ import { SqliteFileIdentity } from './sqlite-file-identity';
  * the schema every feature's migrations make. Feature modules register their
  * TypeORM entities with `TypeOrmModule.forFeature()`.
  */
+@Global()
 @Module({})
 export class DatabaseModule {
   static forRoot(features: readonly Feature[]): DynamicModule {
-    const migrations = [CreateWriteProbe1795400000000, ...features.flatMap((feature) => feature.migrations)];
+    const migrations = [
+      CreateWriteProbe1795400000000,
+      CreateIdempotencyKeys1795400000001,
+      ...features.flatMap((feature) => feature.migrations),
+    ];
     return {
       module: DatabaseModule,
       imports: [
@@ -35,6 +42,8 @@ export class DatabaseModule {
           dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions),
         }),
       ],
+      providers: [SqlClient],
+      exports: [SqlClient],
     };
   }
 }

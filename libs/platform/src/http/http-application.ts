@@ -100,10 +100,11 @@ function enableCors(app: NestFastifyApplication, config: AppConfig): void {
   const corsOptions = (): FastifyCorsOptions => ({
     origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
     methods: routes.methods().filter((method) => method !== 'OPTIONS'),
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
     exposedHeaders: [
       'Location',
       'X-Request-Id',
+      'Idempotent-Replayed',
       'Retry-After',
       'RateLimit-Limit',
       'RateLimit-Remaining',

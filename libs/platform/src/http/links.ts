@@ -9,7 +9,10 @@ import type { FastifyReply } from 'fastify';
  * Sets `Link: <...>; rel="next"` (RFC 8288) to this route's own path with
  * `query`: the request for the next page. Parameters left undefined are left out.
  */
-export function setNextPageLink(reply: FastifyReply, query: Readonly<Record<string, string | number | undefined>>): void {
+export function setNextPageLink(
+  reply: FastifyReply,
+  query: Readonly<Record<string, string | number | undefined>>,
+): void {
   const parameters = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) parameters.append(name, String(value));
   reply.header('link', `<${reply.request.routeOptions.url}?${parameters}>; rel="next"`);

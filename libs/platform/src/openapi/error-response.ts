@@ -38,10 +38,17 @@ const ERROR_RESPONSES: Record<
     },
   },
   404: { description: 'The requested resource could not be found.' },
-  409: { description: 'The request conflicts with stored data (for example, a value that must be unique already is).' },
+  409: {
+    description:
+      'The request conflicts with stored data (a value that must be unique already is), or a request with the same Idempotency-Key is still being processed (Retry-After).',
+    headers: RETRY_AFTER,
+  },
   413: { description: 'The request body is larger than 16 KiB.' },
   415: { description: 'The request body is not application/json.' },
-  422: { description: 'The request refers to a resource that does not exist.' },
+  422: {
+    description:
+      'The request refers to a resource that does not exist, or reuses an Idempotency-Key with a different request.',
+  },
   429: {
     description: 'Too many requests for this API key.',
     headers: {

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { SqlClient } from '../database/sql-client';
+import { AppError } from '../errors/app-error';
+import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+
+/** Whose request, under which key, with which content. */
+export interface IdempotencyScope {
+  /** The caller (an API key's identity): two callers may use the same key independently. */
+  principal: string;
+  key: string;
+  /** SHA-256 of the method, the route and the body with its keys sorted. */
+  fingerprint: string;
+}
+
+interface Recorded {
+  fingerprint: string;
+  status: number;
+  location: string | null;
+  body: string;
+}
+
+/** Seconds a client is asked to wait while the first request with its key is being processed. */
+const IN_USE_RETRY_AFTER_SECONDS = 1;
+const PURGE_EVERY_MS = 10 * 60_000;
+
+/**
+ * Safe retries (`Idempotency-Key`, draft-ietf-httpapi-idempotency-key-header).
+ * The first request with a key runs in one transaction with the record of its
+ * answer (status, body, Location): a crash leaves either both or neither.
+ * Later requests with the same key and the same content get that answer again,
+ * byte for byte, with `Idempotent-Replayed: true`; with other content, 422;
+ * while the first is still running, 409 with Retry-After. Only successes are
+ * recorded: a refused request (400, 401, 409, 422) changed nothing, and a
+ * failed one (5xx) was rolled back, so a retry is processed afresh. Records are
+ * kept IDEMPOTENCY_TTL_HOURS and purged in the background.
+ */
+@Injectable()
+export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
+  /** Keys being processed in this process (SQLite has one process; PostgreSQL adds an advisory lock per key). */
+  private readonly inFlight = new Set<string>();
+  private purger?: NodeJS.Timeout;
+  private readonly sql: { find: string; save: string; purge: string };
+
+  constructor(
+    private readonly db: SqlClient,
+    private readonly config: AppConfig,
+  ) {
+    const { dialect } = db;
+    this.sql = {
+      find: dialect.statement(
+        'SELECT fingerprint, status, location, body FROM platform_idempotency_keys WHERE principal = $1 AND idempotency_key = $2 AND created_at >= $3',
+      ),
+      save: dialect.statement(
+        'INSERT INTO platform_idempotency_keys (principal, idempotency_key, fingerprint, status, location, body, created_at) ' +
+          'VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (principal, idempotency_key) DO UPDATE SET ' +
+          'fingerprint = excluded.fingerprint, status = excluded.status, location = excluded.location, body = excluded.body, created_at = excluded.created_at',
+      ),
+      purge: dialect.statement('DELETE FROM platform_idempotency_keys WHERE created_at < $1'),
+    };
+  }
+
+  static fingerprintOf(method: string, route: string, body: unknown): string {
+    return createHash('sha256')
+      .update(`${method} ${route}\n${canonicalJson(body)}`)
+      .digest('hex');
+  }
+
+  /**
+   * Answers from the record of `scope`, or runs `handle` in a transaction with
+   * the record of its answer. Returns the JSON text to send.
+   */
+  async execute(scope: IdempotencyScope, reply: FastifyReply, handle: () => Promise<unknown>): Promise<string> {
+    const recorded = await this.find(scope);
+    if (recorded) return this.replay(recorded, scope, reply);
+    const flight = `${scope.principal}\n${scope.key}`;
+    if (this.inFlight.has(flight)) this.refuseInUse(reply);
+    this.inFlight.add(flight);
+    try {
+      return await this.db.transaction(async () => {
+        if (this.db.isPostgres) {
+          const [lock] = await this.db.read<{ locked: boolean }>(
+            'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+            [flight],
+          );
+          if (!lock.locked) this.refuseInUse(reply);
+        }
+        // Another instance, or a request of this one that just finished, may have recorded it meanwhile.
+        const meanwhile = await this.find(scope);
+        if (meanwhile) return this.replay(meanwhile, scope, reply);
+        const body = JSON.stringify(await handle());
+        const location = reply.getHeader('location');
+        await this.db.write(this.sql.save, [
+          scope.principal,
+          scope.key,
+          scope.fingerprint,
+          reply.statusCode,
+          typeof location === 'string' ? location : null,
+          body,
+          Date.now(),
+        ]);
+        reply.type('application/json; charset=utf-8');
+        return body;
+      });
+    } finally {
+      this.inFlight.delete(flight);
+    }
+  }
+
+  /** Deletes the records older than IDEMPOTENCY_TTL_HOURS. */
+  async purgeExpired(): Promise<void> {
+    await this.db.write(this.sql.purge, [Date.now() - this.ttlMs]);
+  }
+
+  onModuleInit(): void {
+    this.purger = setInterval(() => void this.purgeExpired().catch(() => undefined), PURGE_EVERY_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.purger);
+  }
+
+  private get ttlMs(): number {
+    return this.config.idempotencyTtlHours * 3_600_000;
+  }
+
+  private async find(scope: IdempotencyScope): Promise<Recorded | undefined> {
+    const [row] = await this.db.read<Recorded>(this.sql.find, [scope.principal, scope.key, Date.now() - this.ttlMs]);
+    return row;
+  }
+
+  private replay(recorded: Recorded, scope: IdempotencyScope, reply: FastifyReply): string {
+    if (recorded.fingerprint !== scope.fingerprint) {
+      throw new AppError(
+        'unprocessable',
+        PLATFORM_ERROR_CODES.idempotencyKeyReused,
+        'this Idempotency-Key was used with a different request; use a new key for a new request',
+      );
+    }
+    reply.status(Number(recorded.status));
+    if (recorded.location !== null) reply.header('location', recorded.location);
+    reply.header('idempotent-replayed', 'true');
+    reply.type('application/json; charset=utf-8');
+    return recorded.body;
+  }
+
+  private refuseInUse(reply: FastifyReply): never {
+    reply.header('retry-after', String(IN_USE_RETRY_AFTER_SECONDS));
+    throw new AppError(
+      'conflict',
+      PLATFORM_ERROR_CODES.idempotencyKeyInUse,
+      'a request with this Idempotency-Key is still being processed; retry shortly',
+    );
+  }
+}
+
+/** JSON with every object's keys in order, so that the same content always has the same fingerprint. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

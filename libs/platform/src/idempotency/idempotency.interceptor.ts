@@ -1,0 +1,41 @@
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import { AppError } from '../errors/app-error';
+import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+import { requestContext } from '../http/request-context';
+import { IdempotencyStore } from './idempotency-store';
+
+/** 1 to 255 visible ASCII characters (a repeated header arrives joined with ", ", so it fails too). */
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * `@Idempotent()` routes: a request with an `Idempotency-Key` header goes
+ * through the {@link IdempotencyStore}; one without is served as it always was.
+ * It runs after authentication (the key is scoped to the caller) and wraps the
+ * validation pipes and the handler, so a 400 is never recorded.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return next.handle();
+    if (typeof key !== 'string' || !VALID_KEY.test(key)) {
+      throw new AppError(
+        'invalid',
+        PLATFORM_ERROR_CODES.invalidParameter,
+        'Idempotency-Key must be 1 to 255 visible ASCII characters',
+      );
+    }
+    const scope = {
+      principal: requestContext(request.raw).principal ?? '',
+      key,
+      fingerprint: IdempotencyStore.fingerprintOf(request.method, request.routeOptions.url ?? '', request.body),
+    };
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    return from(this.store.execute(scope, reply, () => lastValueFrom(next.handle())));
+  }
+}
