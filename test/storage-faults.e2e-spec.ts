@@ -82,6 +82,19 @@ describe('the SQLite file changed under the running service', () => {
   });
 });
 
+describe('the SQLite file deleted before the service wrote anything', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('refuses every write and turns unready, and never makes a new file', async () => {
+    t = await startTestApp();
+    const path = (t.config.database as { path: string }).path;
+    rmSync(path);
+    await expectWritesRefused(t);
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
 describe('the SQLite file replaced by another one', () => {
   let t: TestApp;
   afterAll(() => t?.close());

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { SqlDialect } from './sql-dialect';
@@ -10,11 +11,12 @@ import { SqlDialect } from './sql-dialect';
  *
  * TypeORM's SQLite driver has one connection and one query runner for the
  * whole process, so a transaction begun on it would take in every other
- * request's statements. On SQLite, writes therefore have a connection of
- * their own (a second DataSource on the same file) and run one at a time,
- * transactions included, while reads keep the first connection: WAL lets the
- * reader see every committed write, and writes never queue behind reads. On
- * PostgreSQL, reads and writes share the pool and a transaction takes a
+ * request's statements. On SQLite, transactions therefore run on a connection
+ * of their own (a second DataSource on the same file), one at a time; single
+ * statements stay on the first connection, where node-sqlite3 pipelines them
+ * (a queue of our own in front of them halved the create rate), and SQLite's
+ * lock with the busy timeout orders them against a transaction. On
+ * PostgreSQL, statements share the pool and a transaction takes a pooled
  * connection of its own.
  *
  * Inside `transaction()`, every read and write of the calling code, however
@@ -22,10 +24,10 @@ import { SqlDialect } from './sql-dialect';
  * repository needs no transaction parameter.
  */
 @Injectable()
-export class SqlClient implements OnApplicationShutdown {
+export class SqlClient implements OnModuleInit, OnApplicationShutdown {
   readonly dialect: SqlDialect;
   private readonly current = new AsyncLocalStorage<QueryRunner>();
-  /** SQLite: the writer connection, opened on first use, and the tail of its queue. */
+  /** SQLite: the transactions' connection, and the tail of their queue. */
   private writer?: Promise<DataSource>;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -44,9 +46,7 @@ export class SqlClient implements OnApplicationShutdown {
 
   write(sql: string, parameters: unknown[] = []): Promise<unknown> {
     const runner = this.current.getStore();
-    if (runner) return runner.query(sql, parameters);
-    if (this.isPostgres) return this.dataSource.query(sql, parameters);
-    return this.serially(async (writer) => writer.query(sql, parameters));
+    return runner ? runner.query(sql, parameters) : this.dataSource.query(sql, parameters);
   }
 
   /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
@@ -78,7 +78,7 @@ export class SqlClient implements OnApplicationShutdown {
     return result;
   }
 
-  /** SQLite: `work` on the writer connection, after every write queued before it. */
+  /** SQLite: `work` on the transactions' connection, after every transaction queued before it. */
   private serially<T>(work: (writer: DataSource) => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => work(await this.writerConnection()));
     this.queue = run.catch(() => undefined);
@@ -87,13 +87,20 @@ export class SqlClient implements OnApplicationShutdown {
 
   private writerConnection(): Promise<DataSource> {
     this.writer ??= (async () => {
-      const writer = await new DataSource({ ...this.dataSource.options, migrations: [] } as never).initialize();
+      // Without the create flag: if the file is gone, a write fails (503) rather than make a new, empty one.
+      const options = { ...this.dataSource.options, migrations: [], flags: OPEN_READWRITE | OPEN_FULLMUTEX };
+      const writer = await new DataSource(options as never).initialize();
       // WAL (set by TypeORM) with FULL: a commit is fsynced before it is acknowledged.
       await writer.query('PRAGMA synchronous = FULL');
       return writer;
     })();
     this.writer.catch(() => (this.writer = undefined));
     return this.writer;
+  }
+
+  /** SQLite: opens the transactions' connection at startup, so that the first one does not wait for it. */
+  async onModuleInit(): Promise<void> {
+    if (!this.isPostgres) await this.writerConnection();
   }
 
   /** After the HTTP server has closed and its requests have finished, as TypeORM closes its own DataSource. */

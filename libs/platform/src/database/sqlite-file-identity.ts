@@ -12,8 +12,13 @@ export class SqliteFileIdentity {
 
   constructor(readonly path: string) {}
 
-  /** Records the file now at the path as the one the service has open. */
+  /**
+   * Records the file now at the path as the one the service has open. The
+   * first connection's file is the one: a later connection (the writer) that
+   * opened another file at the same path is caught by {@link problem}.
+   */
   record(): void {
+    if (this.opened) return;
     const stat = statSync(this.path);
     this.opened = { dev: stat.dev, ino: stat.ino };
   }

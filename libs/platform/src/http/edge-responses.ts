@@ -76,10 +76,6 @@ export class EdgeResponses {
     this.record(id, method, url, body);
   }
 
-  get headers(): Readonly<Record<string, string>> {
-    return this.securityHeaders;
-  }
-
   private send(response: ServerResponse, id: string, body: ErrorBody): void {
     const json = JSON.stringify(body);
     response.writeHead(body.status, this.headersFor(id, json));

@@ -7,8 +7,8 @@ import type { __Thing__Record } from './__thing-kebab__.record';
 
 /**
  * The `__things_snake__` table through the platform's SqlClient (TypeORM's
- * DataSource; writes on their own connection on SQLite), with SQL written once
- * for both databases.
+ * DataSource, and `transaction()` when a use case needs one), with SQL written
+ * once for both databases.
  */
 @Injectable()
 export class TypeOrm__Thing__Repository extends __Thing__Repository {
