@@ -39,6 +39,16 @@ async function expectWritesRefused(t: TestApp) {
   expect(ready.body).toEqual(NOT_READY);
 }
 
+/** Readiness must recover by itself once the fault clears: polls it for up to 5 s, and gives its last status. */
+async function readinessWithin5s(t: TestApp): Promise<number> {
+  let ready = 0;
+  for (let attempt = 0; attempt < 50 && ready !== 200; attempt++) {
+    ready = (await t.http().get('/health/ready').timeout(BOUND_MS)).status;
+    if (ready !== 200) await new Promise((wait) => setTimeout(wait, 100));
+  }
+  return ready;
+}
+
 async function createPet(t: TestApp, name: string) {
   const response = await t.http().post('/v1/pets').set(AUTH).send({ name, categoryId: 1 }).timeout(BOUND_MS);
   expect(response.status).toBe(201);
@@ -219,12 +229,7 @@ describe.skipIf(noTmpfs)(`a full disk${noTmpfs ? ` (skipped: ${noTmpfs})` : ''}`
     await expectWritesRefused(t);
 
     rmSync(filler());
-    let ready = 0;
-    for (let attempt = 0; attempt < 50 && ready !== 200; attempt++) {
-      ready = (await t.http().get('/health/ready').timeout(BOUND_MS)).status;
-      if (ready !== 200) await new Promise((wait) => setTimeout(wait, 100));
-    }
-    expect(ready).toBe(200);
+    expect(await readinessWithin5s(t)).toBe(200);
     acknowledged.push(await createPet(t, 'after'));
     for (const pet of acknowledged) {
       const fetched = await t.http().get(`/v1/pets/${pet.id}`).set(AUTH);
@@ -271,12 +276,7 @@ describe.skipIf(postgres.skipReason)(
       expect((await t.http().get('/v1/pets').set(AUTH)).status).toBe(200);
 
       await setReadOnly(false);
-      let ready = 0;
-      for (let attempt = 0; attempt < 50 && ready !== 200; attempt++) {
-        ready = (await t.http().get('/health/ready').timeout(BOUND_MS)).status;
-        if (ready !== 200) await new Promise((wait) => setTimeout(wait, 100));
-      }
-      expect(ready).toBe(200);
+      expect(await readinessWithin5s(t)).toBe(200);
       await createPet(t, 'after');
     });
   },
