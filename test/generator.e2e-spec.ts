@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,14 +14,20 @@ const ROOT = resolve(__dirname, '..');
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'data', 'coverage', '.work']);
 const BOUND_MS = 240_000;
 
-function run(cwd: string, command: string, ...args: string[]) {
-  const result = spawnSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    timeout: BOUND_MS,
-    env: { ...process.env, CI: 'true' },
+/**
+ * A command run to its end, asynchronously: a synchronous child would hold the
+ * test worker's event loop for the whole lint gate, long enough for vitest's
+ * calls between worker and runner to time out on a loaded machine.
+ */
+function run(cwd: string, command: string, ...args: string[]): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, CI: 'true' }, timeout: BOUND_MS });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolvePromise({ status, output }));
   });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
 /** Every file of the tree (but what is not copied) with a hash of its content. */
@@ -42,14 +48,14 @@ function snapshot(folder: string): Map<string, string> {
 describe('npm run generate:module', () => {
   let copy: string;
   let before: Map<string, string>;
-  let generated: ReturnType<typeof run>;
+  let generated: Awaited<ReturnType<typeof run>>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     copy = mkdtempSync(join(tmpdir(), 'petstore-generator-'));
     cpSync(ROOT, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(source.split('/').pop()!) });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     before = snapshot(copy);
-    generated = run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'gift-cards');
+    generated = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'gift-cards');
   }, BOUND_MS);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
@@ -76,8 +82,8 @@ describe('npm run generate:module', () => {
 
   it(
     'writes a module that passes the whole lint gate as it is',
-    () => {
-      const lint = run(copy, 'npm', 'run', '-s', 'lint');
+    async () => {
+      const lint = await run(copy, 'npm', 'run', '-s', 'lint');
       expect(lint.status, lint.output).toBe(0);
     },
     BOUND_MS,
@@ -85,8 +91,8 @@ describe('npm run generate:module', () => {
 
   it(
     'writes a module whose own suites pass, with the README, architecture and OpenAPI checks',
-    () => {
-      const tests = run(
+    async () => {
+      const tests = await run(
         copy,
         process.execPath,
         'node_modules/vitest/vitest.mjs',
@@ -103,20 +109,20 @@ describe('npm run generate:module', () => {
     BOUND_MS,
   );
 
-  it('refuses a name that is taken or not kebab-case, writing nothing', () => {
-    const taken = run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'pets');
+  it('refuses a name that is taken or not kebab-case, writing nothing', async () => {
+    const taken = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'pets');
     expect(taken.status).toBe(1);
     expect(taken.output).toContain('generate:module: libs/pets exists already');
-    const bad = run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'Gift_Cards');
+    const bad = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'Gift_Cards');
     expect(bad.status).toBe(1);
     expect(bad.output).toContain('generate:module: "Gift_Cards" is not a kebab-case name such as orders or gift-cards');
   });
 
   describe('the lint gate, on the generated module', () => {
-    const breakFile = (path: string, text: string, check: () => void) => {
+    const breakFile = async (path: string, text: string, check: () => Promise<void>) => {
       writeFileSync(join(copy, path), text);
       try {
-        check();
+        await check();
       } finally {
         rmSync(join(copy, path));
       }
@@ -124,24 +130,23 @@ describe('npm run generate:module', () => {
 
     it(
       'fails on a type error in a spec file',
-      () => {
-        breakFile('libs/gift-cards/src/domain/broken.spec.ts', "export const count: number = 'three';\n", () => {
-          const lint = run(copy, 'npm', 'run', '-s', 'lint');
+      () =>
+        breakFile('libs/gift-cards/src/domain/broken.spec.ts', "export const count: number = 'three';\n", async () => {
+          const lint = await run(copy, 'npm', 'run', '-s', 'lint');
           expect(lint.status).not.toBe(0);
           expect(lint.output).toContain('libs/gift-cards/src/domain/broken.spec.ts(1,14): error TS2322');
-        });
-      },
+        }),
       BOUND_MS,
     );
 
     it(
       'fails on a forbidden import, whatever its quotes or form',
-      () => {
+      () =>
         breakFile(
           'libs/gift-cards/src/domain/broken.ts',
           'import { Entity } from "typeorm";\nexport const entity = Entity;\nexport const load = () => import(\'@nestjs/common\');\n',
-          () => {
-            const lint = run(copy, 'npm', 'run', '-s', 'lint:architecture');
+          async () => {
+            const lint = await run(copy, 'npm', 'run', '-s', 'lint:architecture');
             expect(lint.status).not.toBe(0);
             expect(lint.output).toMatch(
               /domain-is-plain-typescript: libs\/gift-cards\/src\/domain\/broken\.ts → .*node_modules\/typeorm\//,
@@ -150,8 +155,7 @@ describe('npm run generate:module', () => {
               /domain-is-plain-typescript: libs\/gift-cards\/src\/domain\/broken\.ts → .*node_modules\/@nestjs\/common\//,
             );
           },
-        );
-      },
+        ),
       BOUND_MS,
     );
   });
