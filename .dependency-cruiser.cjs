@@ -29,10 +29,11 @@ module.exports = {
     },
     {
       name: 'application-uses-only-its-domain',
-      comment: 'Application services speak domain types only: no framework, ORM, HTTP or infrastructure.',
+      comment:
+        "Application services speak domain types only: no framework, ORM, HTTP or infrastructure. Node's own modules (node:crypto) are the runtime, not a framework.",
       severity: 'error',
       from: { path: '^libs/([^/]+)/src/application/', ...SOURCE },
-      to: { pathNot: ['^libs/$1/src/(application|domain)/', PLATFORM_ERRORS] },
+      to: { pathNot: ['^libs/$1/src/(application|domain)/', PLATFORM_ERRORS], dependencyTypesNot: ['core'] },
     },
     {
       name: 'http-does-not-reach-infrastructure',

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import sqlite3 from 'sqlite3';
 
 /** A database for one suite: its `DATABASE_URL`, and how to throw it away. */
 export interface TestDatabase {
@@ -58,5 +59,19 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
     return await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/** Rows of `sql` read straight from the database a `DATABASE_URL` names, beside the service. */
+export async function queryDatabase(databaseUrl: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  if (databaseUrl.startsWith('postgres'))
+    return withClient(databaseUrl, async (client) => (await client.query(sql)).rows);
+  const db = new sqlite3.Database(databaseUrl.slice('sqlite:'.length), sqlite3.OPEN_READONLY);
+  try {
+    return await new Promise((resolve, reject) =>
+      db.all(sql, (error, rows) => (error ? reject(error) : resolve(rows as Array<Record<string, unknown>>))),
+    );
+  } finally {
+    await new Promise((resolve) => db.close(resolve));
   }
 }

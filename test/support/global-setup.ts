@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 /**
  * Builds the service once: the process-level suites (crash, startup, shutdown)
@@ -12,4 +12,13 @@ export default function setup(): void {
       ? `PostgreSQL suites: running against ${new URL(postgres).host}`
       : 'PostgreSQL suites: SKIPPED (set PETSTORE_TEST_POSTGRES_URL=postgres://... to run them)',
   );
+  const redis = process.env.PETSTORE_TEST_REDIS_URL;
+  console.log(
+    redis
+      ? `Redis fleet suites: running against ${new URL(redis).host}`
+      : 'Redis fleet suites: SKIPPED (set PETSTORE_TEST_REDIS_URL=redis://... to run them)',
+  );
+  if (spawnSync('redis-server', ['--version']).status !== 0) {
+    console.log('Redis outage suite: SKIPPED (it starts and stops a redis-server of its own; none is on the PATH)');
+  }
 }

@@ -75,3 +75,23 @@ export async function waitUntilLive(baseUrl: string, timeoutMs = 15_000): Promis
   }
   throw new Error(`${baseUrl} did not become live within ${timeoutMs} ms`);
 }
+
+export const KEYS_JS = resolve(__dirname, '../../dist/apps/petstore/src/keys.js');
+
+/** `npm run keys -- <args>` as the built CLI runs it (without the rebuild `npm run keys` does first). */
+export function runKeysCli(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [KEYS_JS, ...args], {
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolvePromise({ status, stdout, stderr }));
+  });
+}

@@ -39,6 +39,8 @@ export async function startTestApp(
     DATABASE_URL: database.url,
     PORT: '0',
     LOG_LEVEL: 'silent',
+    // Suites send many 401s from one address; test/auth-limits.e2e-spec.ts tests the limit itself.
+    AUTH_FAILURES_PER_MINUTE: '0',
     ...options.env,
   });
   const app = await createHttpApplication(

@@ -1,18 +1,82 @@
-import { Module } from '@nestjs/common';
-import { AppConfig } from '@app/platform';
-import { ApiKeyVerifier } from './api-key.verifier';
-import { BearerAuthGuard } from './bearer-auth.guard';
-import { ConfiguredApiKeys } from './configured-api-keys';
+import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { APP_LOGGER, AppConfig } from '@app/platform';
+import type { Logger } from 'pino';
+import { AcceptedApiKeys } from './application/accepted-api-keys';
+import { ApiKeyVerifier } from './application/api-key.verifier';
+import { ConfiguredApiKeys } from './application/configured-api-keys';
+import { StoredApiKeys } from './application/stored-api-keys';
+import { ApiKeyRepository } from './domain/api-key.repository';
+import { AuthFailureLimit } from './http/auth-failure-limit';
+import { BearerAuthGuard } from './http/bearer-auth.guard';
+import { SqlApiKeyRepository } from './infrastructure/sql-api-key.repository';
 
-/** Bearer API-key authentication for every route not marked `@Public()`. */
+/**
+ * Bearer API-key authentication for every route not marked `@Public()`, with
+ * the keys of the database (`npm run keys`) and those of `API_KEYS`. The
+ * stored keys are read at startup, before the service listens, and again
+ * every API_KEY_CACHE_SECONDS.
+ */
 @Module({
   providers: [
+    { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
+    {
+      provide: StoredApiKeys,
+      inject: [ApiKeyRepository, APP_LOGGER],
+      useFactory: (keys: ApiKeyRepository, logger: Logger) =>
+        new StoredApiKeys(keys, (error) =>
+          logger.warn({ context: 'ApiKeys', err: error }, 'could not record when an API key was last used'),
+        ),
+    },
     {
       provide: ApiKeyVerifier,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => new ConfiguredApiKeys(config.apiKeys),
+      inject: [StoredApiKeys, AppConfig],
+      useFactory: (stored: StoredApiKeys, config: AppConfig) =>
+        new AcceptedApiKeys(stored, new ConfiguredApiKeys(config.apiKeys)),
     },
+    AuthFailureLimit,
     BearerAuthGuard,
   ],
 })
-export class AuthModule {}
+export class AuthModule implements OnModuleInit, OnApplicationShutdown {
+  private refresher?: NodeJS.Timeout;
+  private failing = false;
+
+  constructor(
+    private readonly stored: StoredApiKeys,
+    private readonly config: AppConfig,
+    @Inject(APP_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** A failure here stops the startup: a service that cannot read its keys would refuse every caller. */
+  async onModuleInit(): Promise<void> {
+    await this.stored.refresh();
+    this.schedule();
+  }
+
+  onApplicationShutdown(): void {
+    clearTimeout(this.refresher);
+  }
+
+  private schedule(): void {
+    this.refresher = setTimeout(() => void this.refresh(), this.config.apiKeyCacheSeconds * 1000);
+    this.refresher.unref();
+  }
+
+  /** Keeps the keys last read when the database does not answer; says so once per episode. */
+  private async refresh(): Promise<void> {
+    try {
+      await this.stored.refresh();
+      if (this.failing) this.logger.info({ context: 'ApiKeys' }, 'API keys read from the database again');
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) {
+        this.logger.warn(
+          { context: 'ApiKeys', err: error },
+          'could not read the API keys from the database: the keys last read stay in force',
+        );
+      }
+      this.failing = true;
+    }
+    this.schedule();
+  }
+}

@@ -1,4 +1,4 @@
-export { AppConfig, LOG_LEVELS, NODE_ENVS, MIN_API_KEY_LENGTH } from './config/app-config';
+export { AppConfig, LOG_LEVELS, NODE_ENVS, MIN_API_KEY_LENGTH, databaseSettingsOf } from './config/app-config';
 export type { Environment, LogLevel, NodeEnv } from './config/app-config';
 export { ConfigError } from './config/config.error';
 export type { DatabaseLocation } from './config/database-url';
@@ -7,7 +7,7 @@ export { SERVICE_INFO } from './config/service-info';
 export type { ServiceInfo } from './config/service-info';
 export { constraintViolationOf } from './database/database-errors';
 export type { ConstraintViolation } from './database/database-errors';
-export { DatabaseModule } from './database/database.module';
+export { DatabaseModule, openDatabase } from './database/database.module';
 export { SqlClient } from './database/sql-client';
 export { SqlDialect } from './database/sql-dialect';
 export { AppError } from './errors/app-error';
@@ -35,7 +35,9 @@ export type { DeprecatedRoute, DeprecationNotice, RouteSettings } from './http/r
 export { Drain } from './lifecycle/drain.service';
 export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 export { logStartupFailure } from './logging/app-logger';
+export { APP_LOGGER } from './logging/request-log.hooks';
 export { ApiErrorResponses, ErrorResponse } from './openapi/error-response';
 export { DOCS_PATH, OPENAPI_JSON_PATH, buildOpenApiDocument } from './openapi/openapi';
 export { Responds, serializationSchemaOf } from './openapi/responds.decorator';
 export { PlatformModule } from './platform.module';
+export { RateLimitStorage } from './rate-limit/rate-limit-storage';

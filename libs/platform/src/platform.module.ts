@@ -20,6 +20,7 @@ import { APP_LOGGER, RequestLogHooks } from './logging/request-log.hooks';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimitStorage } from './rate-limit/rate-limit-storage';
 
 /**
  * Cross-cutting services every feature relies on: the validated configuration,
@@ -36,12 +37,15 @@ export class PlatformModule {
       module: PlatformModule,
       imports: [
         TerminusModule.forRoot({ logger: false }),
-        ThrottlerModule.forRoot({
-          throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
-          skipIf: () => config.rateLimitPerMinute === 0,
+        ThrottlerModule.forRootAsync({
+          inject: [RateLimitStorage],
+          useFactory: (storage: RateLimitStorage) => ({
+            throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
+            storage,
+          }),
         }),
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, ...(config.metrics ? [MetricsController] : [])],
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: SERVICE_INFO, useValue: service },
@@ -55,7 +59,9 @@ export class PlatformModule {
         },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        RateLimitStorage,
+        // Absent, not skipped, when rate limiting is off: no guard runs on any request then.
+        ...(config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: RateLimitGuard }] : []),
         RequestContextHooks,
         DeprecationHeaders,
         MetricsService,
@@ -68,7 +74,7 @@ export class PlatformModule {
         IdempotencyStore,
         Drain,
       ],
-      exports: [AppConfig, APP_LOGGER, Drain, MetricsService, SqliteFileIdentity, IdempotencyStore],
+      exports: [AppConfig, APP_LOGGER, Drain, MetricsService, SqliteFileIdentity, IdempotencyStore, RateLimitStorage],
     };
   }
 }

@@ -67,6 +67,13 @@ describe('AppConfig.fromEnvironment', () => {
       DATABASE_TIMEOUT_MS: '750',
       MAX_CONNECTIONS: '500',
       IDEMPOTENCY_TTL_HOURS: '48',
+      API_KEY_CACHE_SECONDS: '5',
+      AUTH_FAILURES_PER_MINUTE: '0',
+      REDIS_URL: 'redis://:secret@cache.internal:6380/2',
+      REDIS_KEY_PREFIX: 'petstore-eu:',
+      TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback',
+      METRICS: 'off',
+      SECURITY_HEADERS: 'off',
     });
     expect({ ...config }).toEqual({
       nodeEnv: 'production',
@@ -86,6 +93,12 @@ describe('AppConfig.fromEnvironment', () => {
       timeouts: { headersMs: 5000, requestMs: 20000, keepAliveMs: 61000 },
       maxConnections: 500,
       idempotencyTtlHours: 48,
+      apiKeyCacheSeconds: 5,
+      authFailuresPerMinute: 0,
+      redis: { url: 'redis://:secret@cache.internal:6380/2', keyPrefix: 'petstore-eu:' },
+      trustProxy: ['10.0.0.0/8', '192.168.1.7', 'loopback'],
+      metrics: false,
+      securityHeaders: false,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -128,11 +141,47 @@ describe('AppConfig.fromEnvironment', () => {
     [{ IDEMPOTENCY_TTL_HOURS: '0' }, 'IDEMPOTENCY_TTL_HOURS'],
     [{ MAX_CONNECTIONS: 'lots' }, 'MAX_CONNECTIONS'],
     [{ MAX_CONNECTIONS: '99999999' }, 'MAX_CONNECTIONS'],
+    [{ API_KEY_CACHE_SECONDS: '0' }, 'API_KEY_CACHE_SECONDS'],
+    [{ API_KEY_CACHE_SECONDS: '31' }, 'API_KEY_CACHE_SECONDS'],
+    [{ AUTH_FAILURES_PER_MINUTE: '-5' }, 'AUTH_FAILURES_PER_MINUTE'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'cache:6379' }, 'REDIS_URL'],
+    [{ REDIS_KEY_PREFIX: 'orphan:' }, 'REDIS_KEY_PREFIX'],
+    [{ REDIS_URL: 'redis://cache:6379', REDIS_KEY_PREFIX: 'has space' }, 'REDIS_KEY_PREFIX'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,proxy.internal' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '101' }, 'TRUST_PROXY'],
+    [{ METRICS: 'false' }, 'METRICS'],
+    [{ SECURITY_HEADERS: 'no' }, 'SECURITY_HEADERS'],
   ])('refuses %j, naming %s', (env, variable) => {
     const attempt = () => AppConfig.fromEnvironment({ ...base(), ...env });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(
       expect.objectContaining({ variable, message: expect.stringMatching(new RegExp(`^${variable} `)) }),
+    );
+  });
+
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['2', 2],
+    ['::1, fd00::/8', ['::1', 'fd00::/8']],
+  ])('reads TRUST_PROXY=%j as %j', (value, expected) => {
+    expect(AppConfig.fromEnvironment({ ...base(), TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('defaults the key cache, the failed-authentication limit and Redis', () => {
+    const config = AppConfig.fromEnvironment(base());
+    expect([config.apiKeyCacheSeconds, config.authFailuresPerMinute, config.redis]).toEqual([10, 60, undefined]);
+    expect([config.metrics, config.securityHeaders]).toEqual([true, true]);
+  });
+
+  it('never echoes a Redis URL, which may hold a password', () => {
+    expect(() => AppConfig.fromEnvironment({ ...base(), REDIS_URL: 'http://:hunter2@cache' })).toThrow(
+      'REDIS_URL must be a redis://host:port or rediss://host:port URL',
     );
   });
 

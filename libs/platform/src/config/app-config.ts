@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { API_PREFIX } from '../http/api-prefix';
 import { ConfigError } from './config.error';
 import { openFileLimit } from './open-file-limit';
@@ -12,6 +13,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Shortest API key accepted: shorter ones are guessable. */
 export const MIN_API_KEY_LENGTH = 16;
+
+const ON_OFF = ['on', 'off'] as const;
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -51,6 +54,18 @@ export class AppConfig {
   readonly idempotencyTtlHours: number;
   /** Open connections at most; idle ones are closed first as it nears (see connection-limit.ts). */
   readonly maxConnections: number;
+  /** How often the keys stored in the database are read again: a revoked key stops working within this. */
+  readonly apiKeyCacheSeconds: number;
+  /** Requests with an invalid API key allowed per client address and minute; 0 turns the limit off. */
+  readonly authFailuresPerMinute: number;
+  /** Where the instances of a fleet count their rate limits together; per instance when unset. */
+  readonly redis?: { readonly url: string; readonly keyPrefix?: string };
+  /** Which proxies' `X-Forwarded-For` names the client (Fastify's `trustProxy`): none by default. */
+  readonly trustProxy: boolean | number | readonly string[];
+  /** Whether requests are counted and `/metrics` is served. */
+  readonly metrics: boolean;
+  /** Whether the service sends security headers itself (off only behind a gateway that adds them). */
+  readonly securityHeaders: boolean;
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -83,6 +98,12 @@ export class AppConfig {
     }
     return new AppConfig({
       maxConnections: maxConnections(env, openFileLimit()),
+      apiKeyCacheSeconds: integer(env, 'API_KEY_CACHE_SECONDS', 10, 1, 30),
+      authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 60, 0, 1_000_000),
+      redis: redis(env),
+      trustProxy: trustProxy(env),
+      metrics: oneOf(env, 'METRICS', ON_OFF, 'on') === 'on',
+      securityHeaders: oneOf(env, 'SECURITY_HEADERS', ON_OFF, 'on') === 'on',
       idempotencyTtlHours: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 8_760),
       nodeEnv,
       host,
@@ -92,8 +113,7 @@ export class AppConfig {
         production: baseUrl(env, 'PRODUCTION_BASE_URL') ?? publicBase,
         staging: baseUrl(env, 'STAGING_BASE_URL'),
       },
-      database: parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/petstore.sqlite'),
-      databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 3_000, 100, 600_000),
+      ...databaseSettingsOf(env),
       apiKeys: generatedApiKey ? [generatedApiKey] : configuredKeys,
       generatedApiKey,
       logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -104,6 +124,17 @@ export class AppConfig {
       timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1, 600_000) },
     } as AppConfig);
   }
+}
+
+/**
+ * `DATABASE_URL` and `DATABASE_TIMEOUT_MS` alone, for tools that open the
+ * service's database without serving it (`npm run keys`).
+ */
+export function databaseSettingsOf(env: Environment): Pick<AppConfig, 'database' | 'databaseTimeoutMs'> {
+  return {
+    database: parseDatabaseUrl(raw(env, 'DATABASE_URL') ?? 'sqlite:./data/petstore.sqlite'),
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 3_000, 100, 600_000),
+  };
 }
 
 function raw(env: Environment, name: string): string | undefined {
@@ -215,4 +246,63 @@ function corsOrigins(env: Environment): string[] {
     }
   }
   return origins;
+}
+
+function redis(env: Environment): AppConfig['redis'] {
+  const url = raw(env, 'REDIS_URL');
+  const keyPrefix = raw(env, 'REDIS_KEY_PREFIX');
+  if (url === undefined) {
+    if (keyPrefix !== undefined) throw new ConfigError('REDIS_KEY_PREFIX', 'needs REDIS_URL');
+    return undefined;
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['redis:', 'rediss:'].includes(parsed.protocol) || !parsed.hostname) {
+    // The URL may carry a password: it is not echoed.
+    throw new ConfigError('REDIS_URL', 'must be a redis://host:port or rediss://host:port URL');
+  }
+  if (keyPrefix !== undefined && !/^[\x21-\x7e]{1,64}$/.test(keyPrefix)) {
+    throw new ConfigError(
+      'REDIS_KEY_PREFIX',
+      `must be 1 to 64 printable characters without spaces (got "${keyPrefix}")`,
+    );
+  }
+  return { url, keyPrefix };
+}
+
+/** Names proxy-addr understands besides addresses and CIDR ranges. */
+const TRUSTED_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `TRUST_PROXY`: `false` (the default: the client is the connection's peer),
+ * `true` (any proxy: only behind one that overwrites X-Forwarded-For), a number
+ * of proxy hops, or a comma-separated list of proxy addresses, CIDR ranges and
+ * `loopback`/`linklocal`/`uniquelocal`.
+ */
+function trustProxy(env: Environment): boolean | number | string[] {
+  const value = raw(env, 'TRUST_PROXY');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = integer(env, 'TRUST_PROXY', 0, 0, 100);
+    return hops === 0 ? false : hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!TRUSTED_PROXY_NAMES.includes(entry) && (family === 0 || !validBits || extra !== undefined)) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be false, true, a hop count, or proxy addresses/CIDR ranges separated by commas (got "${entry}")`,
+      );
+    }
+  }
+  return entries;
 }

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, type Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -20,11 +20,7 @@ import { SqliteFileIdentity } from './sqlite-file-identity';
 @Module({})
 export class DatabaseModule {
   static forRoot(features: readonly Feature[]): DynamicModule {
-    const migrations = [
-      CreateWriteProbe1795400000000,
-      CreateIdempotencyKeys1795400000001,
-      ...features.flatMap((feature) => feature.migrations),
-    ];
+    const migrations = migrationsOf(features);
     return {
       module: DatabaseModule,
       imports: [
@@ -46,6 +42,37 @@ export class DatabaseModule {
       exports: [SqlClient],
     };
   }
+}
+
+/** The platform's migrations and every feature's: the whole schema. */
+function migrationsOf(features: readonly Feature[]): Type[] {
+  return [
+    CreateWriteProbe1795400000000,
+    CreateIdempotencyKeys1795400000001,
+    ...features.flatMap((feature) => feature.migrations),
+  ];
+}
+
+/**
+ * The service's database, opened as the service opens it (schema brought up
+ * to date, writability proved), for a tool that runs beside the service, such
+ * as `npm run keys`. `close()` when done.
+ */
+export async function openDatabase(
+  settings: Pick<AppConfig, 'database' | 'databaseTimeoutMs'>,
+  features: readonly Feature[],
+): Promise<{ sql: SqlClient; close(): Promise<void> }> {
+  const identity = new SqliteFileIdentity(settings.database.type === 'sqlite' ? settings.database.path : '');
+  const options = dataSourceOptions(settings.database, migrationsOf(features), settings.databaseTimeoutMs, identity);
+  const dataSource = await openDataSource(options);
+  const sql = new SqlClient(dataSource);
+  return {
+    sql,
+    async close() {
+      await sql.onApplicationShutdown();
+      await dataSource.destroy();
+    },
+  };
 }
 
 /**

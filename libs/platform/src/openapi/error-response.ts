@@ -50,7 +50,8 @@ const ERROR_RESPONSES: Record<
       'The request refers to a resource that does not exist, or reuses an Idempotency-Key with a different request.',
   },
   429: {
-    description: 'Too many requests for this API key.',
+    description:
+      'Too many requests for this API key (rate_limited, with RateLimit-* headers), or too many requests without a valid key from this client address (too_many_auth_failures).',
     headers: {
       ...RETRY_AFTER,
       'RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },

@@ -121,9 +121,12 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, ser
       route.config = { ...(route.config ?? {}), public: true };
     }
   });
+  const assetsPrefix = `${DOCS_PATH}/`;
   fastify.addHook('onRequest', (request, _reply, done) => {
+    // Every request passes here: API calls leave after one string comparison.
+    if (!request.url.startsWith(assetsPrefix)) return done();
     const path = pathOf(request.url);
-    if (path.startsWith(`${DOCS_PATH}/`) && !DOCS_ASSETS.has(path.slice(DOCS_PATH.length + 1))) {
+    if (!DOCS_ASSETS.has(path.slice(assetsPrefix.length))) {
       return done(
         new AppError('not_found', PLATFORM_ERROR_CODES.routeNotFound, `no route for ${request.method} ${path}`),
       );

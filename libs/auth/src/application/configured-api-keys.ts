@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { digestOf } from './api-key-material';
 import { ApiKeyVerifier, type Caller } from './api-key.verifier';
 
 /**
@@ -12,21 +13,17 @@ export class ConfiguredApiKeys extends ApiKeyVerifier {
   constructor(keys: readonly string[]) {
     super();
     this.keys = keys.map((key) => {
-      const digest = sha256(key);
-      return { digest, caller: { keyFingerprint: digest.toString('hex', 0, 6) } };
+      const digest = digestOf(key);
+      return { digest, caller: { principal: digest.toString('hex', 0, 6) } };
     });
   }
 
   verify(presentedKey: string): Caller | undefined {
-    const presented = sha256(presentedKey);
+    const presented = digestOf(presentedKey);
     let match: Caller | undefined;
     for (const key of this.keys) {
       if (timingSafeEqual(presented, key.digest)) match = key.caller;
     }
     return match;
   }
-}
-
-function sha256(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }

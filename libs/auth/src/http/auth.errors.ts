@@ -3,6 +3,7 @@ import { AppError } from '@app/platform/errors';
 export const AUTH_ERROR_CODES = {
   missingApiKey: 'missing_api_key',
   invalidApiKey: 'invalid_api_key',
+  tooManyAuthFailures: 'too_many_auth_failures',
 } as const;
 
 export class MissingApiKeyError extends AppError {
@@ -18,5 +19,19 @@ export class MissingApiKeyError extends AppError {
 export class InvalidApiKeyError extends AppError {
   constructor() {
     super('unauthenticated', AUTH_ERROR_CODES.invalidApiKey, 'the API key is not valid');
+  }
+}
+
+/** Too many requests without a valid key from one client address: refused before any key is compared. */
+export class TooManyAuthFailuresError extends AppError {
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      'rate_limited',
+      AUTH_ERROR_CODES.tooManyAuthFailures,
+      `more than ${limit} requests without a valid API key from this address in a minute; retry in ${retryAfterSeconds} s`,
+    );
   }
 }

@@ -2,8 +2,9 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { continueIfExpected, requestContext, routeSettingsOf } from '@app/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyVerifier } from './api-key.verifier';
-import { InvalidApiKeyError, MissingApiKeyError } from './auth.errors';
+import { ApiKeyVerifier } from '../application/api-key.verifier';
+import { AuthFailureLimit } from './auth-failure-limit';
+import { InvalidApiKeyError, MissingApiKeyError, TooManyAuthFailuresError } from './auth.errors';
 
 export const AUTH_REALM = 'petstore';
 
@@ -18,12 +19,17 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * on its body (docs/decisions/0002-authentication-before-parsing.md). Being
  * the first hook after `onRequest`, it runs after the request id, route and
  * deprecation headers are set, so its 401s carry them.
+ *
+ * An address that sent too many requests without a valid key gets 429 before
+ * its key is looked at (see AuthFailureLimit); each 401 is counted before it
+ * is sent, so a client that waits for its answers is counted exactly.
  */
 @Injectable()
 export class BearerAuthGuard implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly verifier: ApiKeyVerifier,
+    private readonly failures: AuthFailureLimit,
   ) {}
 
   onModuleInit(): void {
@@ -32,7 +38,14 @@ export class BearerAuthGuard implements OnModuleInit {
       try {
         this.authenticate(request, reply);
       } catch (error) {
-        return done(error as Error);
+        if (error instanceof TooManyAuthFailuresError) {
+          reply.header('retry-after', String(error.retryAfterSeconds));
+          return done(error);
+        }
+        // A failure to count (the storage fails open anyway) never turns the 401 into anything else.
+        const answer = () => done(error as Error);
+        this.failures.record(request.ip).then(answer, answer);
+        return;
       }
       // Only now may a client waiting with `Expect: 100-continue` send its body.
       continueIfExpected(request, reply);
@@ -43,6 +56,7 @@ export class BearerAuthGuard implements OnModuleInit {
   authenticate(request: FastifyRequest, reply: FastifyReply): void {
     // An unknown route is answered 404 or 405 alike for everybody.
     if (request.is404 || routeSettingsOf(request).public) return;
+    this.failures.check(request.ip);
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {
       reply.header('www-authenticate', `Bearer realm="${AUTH_REALM}"`);
@@ -54,6 +68,6 @@ export class BearerAuthGuard implements OnModuleInit {
       reply.header('www-authenticate', `Bearer realm="${AUTH_REALM}", error="invalid_token"`);
       throw new InvalidApiKeyError();
     }
-    requestContext(request.raw).principal = caller.keyFingerprint;
+    requestContext(request.raw).principal = caller.principal;
   }
 }

@@ -7,9 +7,9 @@ describe('ConfiguredApiKeys', () => {
   it('knows each configured key by a fingerprint that is not the key', () => {
     const first = keys.verify('first-key-0123456789');
     const second = keys.verify('second-key-0123456789');
-    expect(first?.keyFingerprint).toMatch(/^[0-9a-f]{12}$/);
-    expect(second?.keyFingerprint).toMatch(/^[0-9a-f]{12}$/);
-    expect(first?.keyFingerprint).not.toBe(second?.keyFingerprint);
+    expect(first?.principal).toMatch(/^[0-9a-f]{12}$/);
+    expect(second?.principal).toMatch(/^[0-9a-f]{12}$/);
+    expect(first?.principal).not.toBe(second?.principal);
     expect(keys.verify('first-key-0123456789')).toEqual(first);
   });
 

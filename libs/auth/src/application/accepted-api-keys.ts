@@ -1,0 +1,17 @@
+import { ApiKeyVerifier, type Caller } from './api-key.verifier';
+import type { ConfiguredApiKeys } from './configured-api-keys';
+import type { StoredApiKeys } from './stored-api-keys';
+
+/** What the service accepts: the keys stored in the database, and those of `API_KEYS`. */
+export class AcceptedApiKeys extends ApiKeyVerifier {
+  constructor(
+    private readonly stored: StoredApiKeys,
+    private readonly configured: ConfiguredApiKeys,
+  ) {
+    super();
+  }
+
+  verify(presentedKey: string): Caller | undefined {
+    return this.stored.verify(presentedKey) ?? this.configured.verify(presentedKey);
+  }
+}

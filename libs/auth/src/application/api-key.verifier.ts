@@ -1,0 +1,18 @@
+/** Who called: never the key itself. */
+export interface Caller {
+  /**
+   * The caller as logs and metrics show it: a stored key's name, or, for a key
+   * of `API_KEYS`, the first 12 hex digits of the key's SHA-256.
+   */
+  readonly principal: string;
+}
+
+/**
+ * The port for checking an API key. The service's own implementation accepts
+ * the keys stored in the database and those of `API_KEYS`; a team with a key
+ * store of its own provides its own class under this token.
+ */
+export abstract class ApiKeyVerifier {
+  /** The caller the key belongs to, or `undefined` for an unknown key. Synchronous: it runs on every request. */
+  abstract verify(presentedKey: string): Caller | undefined;
+}

@@ -1,0 +1,151 @@
+import { parseArgs } from 'node:util';
+import { AppError } from '@app/platform/errors';
+import { ConfigError, databaseSettingsOf, openDatabase, type Environment, type Feature } from '@app/platform';
+import { ApiKeysService } from '../application/api-keys.service';
+import type { ApiKey } from '../domain/api-key';
+import { SqlApiKeyRepository } from '../infrastructure/sql-api-key.repository';
+
+export const KEYS_USAGE = `Usage: npm run keys -- <command>
+
+Commands:
+  create --name <name>   Issue a key for <name> and print it (it is shown only this once).
+  list [--json]          List the keys: name, prefix, created, revoked, last used.
+  revoke <name>          Revoke the key named <name>: every instance refuses it within API_KEY_CACHE_SECONDS.
+
+The database is the one DATABASE_URL names (the environment, or .env), as for the service.`;
+
+/** Exit statuses: 0 done, 1 refused or failed, 2 not understood. */
+const OK = 0;
+const FAILED = 1;
+const USAGE = 2;
+
+export interface Console {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/**
+ * `npm run keys`: issue, list and revoke API keys in the service's database.
+ * Returns the exit status; every refusal is one line on stderr.
+ */
+export async function runKeysCommand(
+  argv: readonly string[],
+  env: Environment,
+  features: readonly Feature[],
+  io: Console,
+): Promise<number> {
+  let parsed: ReturnType<typeof parseCommand>;
+  try {
+    parsed = parseCommand(argv);
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${KEYS_USAGE}`);
+    return USAGE;
+  }
+  if (parsed.command === 'help') {
+    io.out(KEYS_USAGE);
+    return OK;
+  }
+  let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  try {
+    database = await openDatabase(databaseSettingsOf(env), features);
+    const keys = new ApiKeysService(new SqlApiKeyRepository(database.sql));
+    switch (parsed.command) {
+      case 'create': {
+        const { key, apiKey } = await keys.create(parsed.name);
+        io.out(key);
+        io.err(`Created key "${apiKey.name}" (${apiKey.prefix}). Store it now: it is not shown again.`);
+        break;
+      }
+      case 'list': {
+        const all = await keys.list();
+        io.out(parsed.json ? JSON.stringify(all.map(listed), null, 2) : table(all));
+        break;
+      }
+      case 'revoke': {
+        const { apiKey, alreadyRevoked } = await keys.revoke(parsed.name);
+        io.out(
+          alreadyRevoked
+            ? `Key "${apiKey.name}" was already revoked at ${iso(apiKey.revokedAt)}.`
+            : `Revoked key "${apiKey.name}" (${apiKey.prefix}).`,
+        );
+        break;
+      }
+    }
+    return OK;
+  } catch (error) {
+    io.err(failureMessage(error));
+    return FAILED;
+  } finally {
+    await database?.close().catch(() => undefined);
+  }
+}
+
+type Command =
+  { command: 'help' } | { command: 'create' | 'revoke'; name: string } | { command: 'list'; json: boolean };
+
+function parseCommand(argv: readonly string[]): Command {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: { name: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || command === 'help') return { command: 'help' };
+  const noMore = (what: string, extra: unknown[]) => {
+    if (extra.some((value) => value !== undefined)) throw new Error(`${what} takes no other arguments`);
+  };
+  switch (command) {
+    case 'create':
+      noMore('create', [...rest, values.json]);
+      if (values.name === undefined) throw new Error('create needs --name <name>');
+      return { command, name: values.name };
+    case 'list':
+      noMore('list', [...rest, values.name]);
+      return { command, json: values.json === true };
+    case 'revoke':
+      noMore('revoke', [...rest.slice(1), values.name, values.json]);
+      if (rest[0] === undefined) throw new Error('revoke needs the name of a key');
+      return { command, name: rest[0] };
+    case undefined:
+      throw new Error('a command is needed');
+    default:
+      throw new Error(`unknown command "${command}"`);
+  }
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ConfigError) return `Invalid configuration: ${error.message}`;
+  if (error instanceof AppError) return error.message;
+  return `Cannot use the database: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function listed(key: ApiKey) {
+  return {
+    name: key.name,
+    prefix: key.prefix,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+function iso(date: Date | undefined): string {
+  return date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-';
+}
+
+function table(keys: readonly ApiKey[]): string {
+  if (keys.length === 0) return 'No keys. Create one with: npm run keys -- create --name <name>';
+  const rows = [
+    ['NAME', 'PREFIX', 'CREATED', 'REVOKED', 'LAST USED'],
+    ...keys.map((key) => [key.name, key.prefix, iso(key.createdAt), iso(key.revokedAt), iso(key.lastUsedAt)]),
+  ];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

@@ -1,0 +1,29 @@
+import { AppError } from '@app/platform/errors';
+
+/**
+ * The errors of managing keys (`npm run keys`). No HTTP operation answers
+ * with them today, so they are not part of the HTTP error catalogue.
+ */
+export const API_KEY_ERROR_CODES = {
+  nameTaken: 'api_key_name_taken',
+  notFound: 'api_key_not_found',
+  invalidName: 'invalid_api_key_name',
+} as const;
+
+export class ApiKeyNameTakenError extends AppError {
+  constructor(name: string) {
+    super('conflict', API_KEY_ERROR_CODES.nameTaken, `a key named "${name}" exists already (names are never reused)`);
+  }
+}
+
+export class ApiKeyNotFoundError extends AppError {
+  constructor(name: string) {
+    super('not_found', API_KEY_ERROR_CODES.notFound, `no key is named "${name}"`);
+  }
+}
+
+export class InvalidApiKeyNameError extends AppError {
+  constructor(message: string) {
+    super('invalid', API_KEY_ERROR_CODES.invalidName, message);
+  }
+}

@@ -1,0 +1,105 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { AppConfig } from '../config/app-config';
+import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
+import { APP_LOGGER } from '../logging/request-log.hooks';
+import { MetricsService } from '../metrics/metrics.service';
+import { FixedWindowCounter } from './fixed-window-counter';
+
+/** How long a rate-limit check may wait for Redis before the request goes through unlimited. */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** What a failed check answers: nothing counted, nothing blocked. */
+const NOT_COUNTED: ThrottlerStorageRecord = { totalHits: 0, timeToExpire: 0, isBlocked: false, timeToBlockExpire: 0 };
+
+/**
+ * Where rate limits are counted: in this process (FixedWindowCounter), or,
+ * with `REDIS_URL`, in Redis through
+ * @nest-lab/throttler-storage-redis, so that every instance of a fleet counts
+ * against the same budget. Both the per-key limit and the failed-authentication
+ * limit count here.
+ *
+ * Redis failing must not take the service down with it: a check that cannot
+ * reach Redis within {@link REDIS_COMMAND_TIMEOUT_MS} lets the request through
+ * (fails open). The first failure of an episode is logged, every one is
+ * counted (`<service>_rate_limit_storage_failures_total`), and the first
+ * success after it logs that limiting has resumed. ioredis keeps reconnecting
+ * in the background; commands are not queued while it is away.
+ */
+@Injectable()
+export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown {
+  private readonly counter: ThrottlerStorage & { onApplicationShutdown?(): void };
+  private readonly redis?: Redis;
+  private readonly keyPrefix: string;
+  private failing = false;
+
+  constructor(
+    config: AppConfig,
+    @Inject(SERVICE_INFO) service: ServiceInfo,
+    @Inject(APP_LOGGER) private readonly logger: Logger,
+    private readonly metrics: MetricsService,
+  ) {
+    this.keyPrefix = config.redis?.keyPrefix ?? `${service.id}:`;
+    // With both limits off nothing would be counted: no connection to keep up.
+    if (!config.redis || (config.rateLimitPerMinute === 0 && config.authFailuresPerMinute === 0)) {
+      this.counter = new FixedWindowCounter();
+      return;
+    }
+    this.redis = new Redis(config.redis.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+      // Reconnect for ever, at most every 2 s: limiting resumes by itself.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    });
+    // Without a listener ioredis prints every connection error to the console.
+    this.redis.on('error', (error: Error) => this.failed(error));
+    this.redis.on('ready', () => this.recovered());
+    this.counter = new ThrottlerStorageRedisService(this.redis);
+  }
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    if (!this.redis) return this.counter.increment(key, ttl, limit, blockDuration, throttlerName);
+    try {
+      const record = await this.counter.increment(this.keyPrefix + key, ttl, limit, blockDuration, throttlerName);
+      this.recovered();
+      return record;
+    } catch (error) {
+      this.metrics.countRateLimitStorageFailure();
+      this.failed(error as Error);
+      return NOT_COUNTED;
+    }
+  }
+
+  private failed(error: Error): void {
+    if (this.failing) return;
+    this.failing = true;
+    this.logger.warn(
+      { context: 'RateLimit', err: { message: error.message } },
+      'rate-limit storage (Redis) unreachable: requests are served without rate limits until it answers again',
+    );
+  }
+
+  private recovered(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.logger.info({ context: 'RateLimit' }, 'rate-limit storage (Redis) answers again: rate limits apply');
+  }
+
+  onApplicationShutdown(): void {
+    this.counter.onApplicationShutdown?.();
+    this.redis?.disconnect(false);
+  }
+}

@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS, queryDatabase, type TestDatabase } from './support/databases';
+import { call } from './support/http-client';
+import { runKeysCli, startService, type ServiceProcess } from './support/service-process';
+import { TEST_API_KEY } from './support/test-app';
+
+const CACHE_SECONDS = 1;
+/** A change must show within API_KEY_CACHE_SECONDS; this much more covers the refresh query and the request. */
+const SLACK_MS = 1_500;
+
+/** Polls `GET /v1/pets` with `key` on `service` until it answers `status`, or fails at `deadline`. */
+async function untilAnswered(service: ServiceProcess, key: string, status: number, deadline: number) {
+  for (;;) {
+    const answer = await call(service.baseUrl, 'GET', '/v1/pets', undefined, key);
+    if (answer.status === status) return answer;
+    if (Date.now() > deadline) throw new Error(`still ${answer.status}, not ${status}, on ${service.baseUrl}`);
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Keys managed with `npm run keys` against the database of two running
+ * instances: both pick up a new key and refuse a revoked one within
+ * API_KEY_CACHE_SECONDS, with no restart.
+ */
+for (const kind of DATABASE_KINDS) {
+  const skipped = kind.skipReason !== undefined;
+  describe.skipIf(skipped)(
+    `API keys managed with npm run keys, on ${kind.name}${skipped ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let database: TestDatabase;
+      let env: Record<string, string>;
+      const services: ServiceProcess[] = [];
+      let teamKey: string;
+      let prefix: string;
+
+      beforeAll(async () => {
+        database = await kind.create();
+        env = { DATABASE_URL: database.url };
+        // One after the other: the first one migrates the new database.
+        for (let n = 0; n < 2; n++) {
+          services.push(
+            await startService({
+              ...env,
+              API_KEYS: TEST_API_KEY,
+              API_KEY_CACHE_SECONDS: String(CACHE_SECONDS),
+              LOG_LEVEL: 'info',
+            }),
+          );
+        }
+      });
+
+      afterAll(async () => {
+        for (const service of services) {
+          service.child.kill('SIGKILL');
+          await service.exited;
+        }
+        await database?.drop();
+      });
+
+      it('create prints the key once, and both instances accept it within the bound', async () => {
+        const created = await runKeysCli(['create', '--name', 'team-a'], env);
+        const deadline = Date.now() + CACHE_SECONDS * 1000 + SLACK_MS;
+        teamKey = created.stdout.trim();
+        prefix = teamKey.slice(0, 16);
+        expect(created).toEqual({
+          status: 0,
+          stdout: `${teamKey}\n`,
+          stderr: `Created key "team-a" (${prefix}). Store it now: it is not shown again.\n`,
+        });
+        expect(teamKey).toMatch(/^pst_[0-9a-f]{76}$/);
+        for (const service of services) {
+          expect(await untilAnswered(service, teamKey, 200, deadline)).toMatchObject({ body: [] });
+        }
+      });
+
+      it('keeps the key out of the database: a name, its prefix and its SHA-256', async () => {
+        const rows = await queryDatabase(database.url, 'SELECT * FROM auth_api_keys');
+        expect(rows).toEqual([
+          {
+            name: 'team-a',
+            prefix,
+            key_digest: sha256(teamKey),
+            created_at: expect.anything(),
+            revoked_at: null,
+            last_used_at: expect.anything(),
+          },
+        ]);
+        const everything = JSON.stringify(rows);
+        expect(everything).not.toContain(teamKey);
+        expect(everything).not.toContain(teamKey.slice(16));
+      });
+
+      it('list shows name, prefix, created, revoked and when it was last used', async () => {
+        const listed = await runKeysCli(['list', '--json'], env);
+        expect(listed.status).toBe(0);
+        const [entry] = JSON.parse(listed.stdout) as Array<Record<string, string | null>>;
+        expect(JSON.parse(listed.stdout)).toEqual([
+          {
+            name: 'team-a',
+            prefix,
+            createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+            revokedAt: null,
+            lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          },
+        ]);
+        expect(Date.parse(entry.lastUsedAt!)).toBeGreaterThanOrEqual(Date.parse(entry.createdAt!));
+
+        const table = await runKeysCli(['list'], env);
+        expect(table.status).toBe(0);
+        const lines = table.stdout.trimEnd().split('\n');
+        expect(lines).toHaveLength(2);
+        expect(lines[0]).toMatch(/^NAME {4}PREFIX {12}CREATED {15}REVOKED {2}LAST USED$/);
+        expect(lines[1]).toMatch(
+          new RegExp(
+            `^team-a {2}${prefix} {2}\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ {2}- {8}\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$`,
+          ),
+        );
+      });
+
+      it('labels the caller by the key name in logs and metrics', async () => {
+        const [service] = services;
+        const answer = await fetch(`${service.baseUrl}/v1/pets/1`, {
+          headers: { authorization: `Bearer ${teamKey}`, 'x-request-id': `named-${kind.name}` },
+        });
+        expect(answer.status).toBe(404);
+        const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+        expect(metrics).toContain(
+          'petstore_deprecated_operation_calls_total{operation="getPet",sunset="2030-12-05",caller="team-a"} 1\n',
+        );
+        await new Promise((wait) => setTimeout(wait, 100));
+        const line = service
+          .output()
+          .split('\n')
+          .filter((text) => text.includes(`"named-${kind.name}"`))
+          .map((text) => JSON.parse(text) as Record<string, unknown>);
+        expect(line).toEqual([
+          expect.objectContaining({
+            reqId: `named-${kind.name}`,
+            route: '/v1/pets/:petId',
+            caller: 'team-a',
+            res: { statusCode: 404 },
+            msg: 'request completed',
+          }),
+        ]);
+        expect(service.output()).not.toContain(teamKey.slice(16));
+      });
+
+      it('rotation: a new key works, the old one is refused everywhere within the bound', async () => {
+        const next = await runKeysCli(['create', '--name', 'team-a-2026-11'], env);
+        expect(next.status).toBe(0);
+        const nextKey = next.stdout.trim();
+        let deadline = Date.now() + CACHE_SECONDS * 1000 + SLACK_MS;
+        for (const service of services) await untilAnswered(service, nextKey, 200, deadline);
+
+        const revoked = await runKeysCli(['revoke', 'team-a'], env);
+        deadline = Date.now() + CACHE_SECONDS * 1000 + SLACK_MS;
+        expect(revoked).toEqual({ status: 0, stdout: `Revoked key "team-a" (${prefix}).\n`, stderr: '' });
+        for (const service of services) {
+          expect(await untilAnswered(service, teamKey, 401, deadline)).toMatchObject({
+            body: { code: 'invalid_api_key', message: 'the API key is not valid', status: 401 },
+          });
+          expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, nextKey)).status).toBe(200);
+          // The keys of API_KEYS are accepted as before.
+          expect((await call(service.baseUrl, 'GET', '/v1/pets')).status).toBe(200);
+        }
+        const again = await runKeysCli(['revoke', 'team-a'], env);
+        expect(again).toEqual({
+          status: 0,
+          stdout: expect.stringMatching(/^Key "team-a" was already revoked at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.\n$/),
+          stderr: '',
+        });
+      });
+
+      it('refuses a taken name, an unknown name and a bad name with a message and exit status 1', async () => {
+        expect(await runKeysCli(['create', '--name', 'team-a'], env)).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: 'a key named "team-a" exists already (names are never reused)\n',
+        });
+        expect(await runKeysCli(['revoke', 'nobody'], env)).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: 'no key is named "nobody"\n',
+        });
+        expect(await runKeysCli(['create', '--name', 'two words'], env)).toEqual({
+          status: 1,
+          stdout: '',
+          stderr:
+            '"two words" cannot name a key: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or a digit\n',
+        });
+      });
+    },
+  );
+}
+
+describe('npm run keys refusals that need no database', () => {
+  it.each([
+    [['create'], 'create needs --name <name>'],
+    [['revoke'], 'revoke needs the name of a key'],
+    [['frob'], 'unknown command "frob"'],
+    [[], 'a command is needed'],
+    [['list', 'extra'], 'list takes no other arguments'],
+    [['list', '--colour'], "Unknown option '--colour'"],
+  ])('%j: usage and exit status 2', async (args, message) => {
+    const result = await runKeysCli(args, { DATABASE_URL: 'sqlite:/nonexistent/never-opened.sqlite' });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('Usage: npm run keys -- <command>');
+  });
+
+  it('names a bad DATABASE_URL', async () => {
+    expect(await runKeysCli(['list'], { DATABASE_URL: 'mysql://db/keys' })).toEqual({
+      status: 1,
+      stdout: '',
+      stderr:
+        'Invalid configuration: DATABASE_URL has an unsupported scheme "mysql"; use sqlite:<path> or postgres://…\n',
+    });
+  });
+
+  it('says when the database cannot be reached', async () => {
+    const result = await runKeysCli(['list'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/keys' });
+    expect(result).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'Cannot use the database: connect ECONNREFUSED 127.0.0.1:1\n',
+    });
+  });
+
+  it('prints its usage when asked', async () => {
+    const result = await runKeysCli(['--help'], {});
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: npm run keys -- <command>\n/);
+  });
+});
