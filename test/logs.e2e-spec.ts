@@ -79,17 +79,17 @@ describe('logs', () => {
       route: '/v1/pets',
       res: { statusCode: 201 },
       responseTime: expect.any(Number),
-      keyFingerprint: expect.stringMatching(/^[0-9a-f]{12}$/),
+      caller: expect.stringMatching(/^[0-9a-f]{12}$/),
     });
-    expect(list.keyFingerprint).toMatch(/^[0-9a-f]{12}$/);
-    expect(list.keyFingerprint).not.toBe(create.keyFingerprint);
+    expect(list.caller).toMatch(/^[0-9a-f]{12}$/);
+    expect(list.caller).not.toBe(create.caller);
     expect(get).toMatchObject({
       route: '/v1/pets/:petId',
       res: { statusCode: 200 },
-      keyFingerprint: create.keyFingerprint,
+      caller: create.caller,
     });
     expect(wrong).toMatchObject({ route: '/v1/pets', res: { statusCode: 401 } });
-    expect(wrong).not.toHaveProperty('keyFingerprint');
+    expect(wrong).not.toHaveProperty('caller');
     expect(requests[5].req.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 

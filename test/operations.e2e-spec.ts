@@ -113,27 +113,86 @@ describe('metrics', () => {
   });
 });
 
+describe('METRICS=off', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await startTestApp({ env: { METRICS: 'off' } })));
+  afterAll(() => t?.close());
+
+  it('serves no /metrics, and the API as before', async () => {
+    expect((await t.http().get('/v1/pets').set(AUTH)).status).toBe(200);
+    const metrics = await t.http().get('/metrics');
+    expect(metrics.status).toBe(404);
+    expect(metrics.body).toEqual(errorBody(404, 'route_not_found', 'no route for GET /metrics'));
+  });
+});
+
+/** The headers a security scanner looks at. */
+const SECURITY_HEADER_NAMES =
+  /^(content-security-policy|x-content-type-options|x-frame-options|referrer-policy|cross-origin-.*|cache-control|strict-transport-security|x-xss-protection|x-dns-prefetch-control|x-download-options|x-permitted-cross-domain-policies|origin-agent-cluster)$/;
+
 describe('protection', () => {
   let t: TestApp;
   beforeAll(async () => (t = await startTestApp()));
   afterAll(() => t?.close());
 
-  it('sends security headers suited to a JSON API on every response', async () => {
+  it('sends the security headers of a JSON API on every API response', async () => {
     for (const response of [
       await t.http().get('/v1/pets').set(AUTH),
       await t.http().get('/v1/pets'),
       await t.http().get('/health/live'),
+      await t.http().get('/v1/openapi.json'),
     ]) {
-      expect(response.headers).toMatchObject({
+      const security = Object.fromEntries(
+        Object.entries(response.headers).filter(([name]) => SECURITY_HEADER_NAMES.test(name)),
+      );
+      expect(security).toEqual({
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
         'x-content-type-options': 'nosniff',
-        'x-frame-options': 'SAMEORIGIN',
+        'x-frame-options': 'DENY',
         'referrer-policy': 'no-referrer',
         'cross-origin-resource-policy': 'same-origin',
+        'cache-control': 'no-store',
       });
-      expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-      expect(response.headers).not.toHaveProperty('strict-transport-security'); // production only
       expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("sends helmet's full set, with the CSP Swagger UI needs, on the documentation page only", async () => {
+    const page = await t.http().get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers).toMatchObject({
+      'content-security-policy':
+        "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'SAMEORIGIN',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+    });
+    expect(page.headers).not.toHaveProperty('strict-transport-security'); // production only
+  });
+
+  it('sends none of them with SECURITY_HEADERS=off, for a gateway that adds its own', async () => {
+    const bare = await startTestApp({ env: { SECURITY_HEADERS: 'off' } });
+    try {
+      for (const response of [await bare.http().get('/v1/pets').set(AUTH), await bare.http().get('/docs')]) {
+        expect(Object.keys(response.headers).filter((name) => SECURITY_HEADER_NAMES.test(name))).toEqual([]);
+        expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('adds HSTS in production', async () => {
+    const production = await startTestApp({ env: { NODE_ENV: 'production' } });
+    try {
+      const response = await production.http().get('/v1/pets').set(AUTH);
+      expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect((await production.http().get('/docs')).headers['strict-transport-security']).toBe(
+        'max-age=31536000; includeSubDomains',
+      );
+    } finally {
+      await production.close();
     }
   });
 

@@ -95,17 +95,18 @@ describe('protocol edges', () => {
       );
     });
 
-    it('counts every one of these answers in the metrics', async () => {
+    it('counts every one of these answers in the metrics, once each', async () => {
       const metrics = (await t.http().get('/metrics')).text;
-      for (const [method, status] of [
-        ['UNKNOWN', 400],
-        ['UNKNOWN', 431],
-        ['UNKNOWN', 408],
-        ['GET', 417],
-        ['GET', 414],
+      // The answers of the tests above: five malformed requests, two oversized, one slow, one expectation, one 414.
+      for (const [method, status, count] of [
+        ['UNKNOWN', 400, 5],
+        ['UNKNOWN', 431, 2],
+        ['UNKNOWN', 408, 1],
+        ['GET', 417, 1],
+        ['GET', 414, 1],
       ]) {
-        expect(metrics).toMatch(
-          new RegExp(`http_requests_total\\{route="unmatched",method="${method}",status="${status}"\\} [1-9]`),
+        expect(metrics).toContain(
+          `http_requests_total{route="unmatched",method="${method}",status="${status}"} ${count}\n`,
         );
       }
     });

@@ -1,16 +1,15 @@
-import { NewPet, Pet } from '../domain/pet';
+import { Pet, type NewPet } from '../domain/pet';
 import { PetStatus } from '../domain/pet-status';
 import { PetRecord } from './pet.record';
 
 /** Converts between the table's row and the domain, so neither leaks into the other. */
 export const PetMapper = {
   toDomain(record: PetRecord): Pet {
-    const pet = NewPet.create({
+    return Pet.restore(Number(record.id), {
       name: record.name,
       categoryId: Number(record.categoryId),
       status: record.status === null ? undefined : PetStatus.from(record.status),
     });
-    return Pet.identified(Number(record.id), pet);
   },
 
   toRecord(pet: NewPet): Omit<PetRecord, 'id'> {

@@ -1,21 +1,21 @@
+import type { Server } from 'node:http';
+import type { FastifyCorsOptions } from '@fastify/cors';
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
-import type { Server } from 'node:http';
-import type { FastifyCorsOptions } from '@fastify/cors';
-import { MetricsService } from '../metrics/metrics.service';
 import type { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { fastifyErrorBody } from '../errors/error.filter';
+import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
+import { MetricsService } from '../metrics/metrics.service';
 import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES } from './http-limits';
 import { requestIdOf } from './request-id';
-import { RouteIndex } from './route-index';
 import { limitConnections } from './connection-limit';
 import { EdgeResponses } from './edge-responses';
 import { installJsonBodyParser } from './json-body';
+import { RouteIndex } from './route-index';
 import { installSecurityHeaders, securityHeadersOf } from './security-headers';
 
 /**
@@ -29,7 +29,7 @@ export async function createHttpApplication(
   options: { logger?: LoggerService | false } = {},
 ): Promise<NestFastifyApplication> {
   const securityHeaders = securityHeadersOf(config);
-  const edge = new EdgeResponses(securityHeaders, appLoggerOf(config));
+  const edge = new EdgeResponses(securityHeaders.api, appLoggerOf(config));
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     // Fastify's defaults, stated because the contract depends on them: a body
@@ -40,6 +40,8 @@ export async function createHttpApplication(
     // its own shape; they are served instead, each with `Connection: close`.
     return503OnClosing: false,
     genReqId: requestIdOf,
+    // Whose X-Forwarded-For names the client (request.ip): nobody's unless TRUST_PROXY says so.
+    trustProxy: trustProxyOf(config.trustProxy),
     // Requests Node's parser refuses (smuggling shapes, oversized headers, slow clients).
     clientErrorHandler: edge.clientError,
     // The router rejects a malformed URL or an over-long parameter before any
@@ -48,7 +50,7 @@ export async function createHttpApplication(
       const body = fastifyErrorBody(error);
       void reply
         .code(body.status)
-        .headers(securityHeaders)
+        .headers(securityHeaders.api)
         .header('x-request-id', request.id)
         .header('content-type', 'application/json; charset=utf-8')
         .send(body);
@@ -87,6 +89,14 @@ export async function createHttpApplication(
   if (config.corsOrigins.length > 0) enableCors(app, config);
   setupOpenApi(app, config, app.get<ServiceInfo>(SERVICE_INFO));
   return app;
+}
+
+/** TRUST_PROXY as Fastify takes it; a hop count as the function Fastify itself would make of it. */
+function trustProxyOf(
+  setting: AppConfig['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return typeof setting === 'boolean' ? setting : [...setting];
 }
 
 /**

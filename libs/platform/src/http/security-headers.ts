@@ -1,17 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { AppConfig } from '../config/app-config';
+import { DOCS_PATH } from '../openapi/openapi';
+
+/** The security headers of every answer: the API's, and the documentation page's. */
+export interface SecurityHeaders {
+  readonly api: Readonly<Record<string, string>>;
+  readonly docs: Readonly<Record<string, string>>;
+}
 
 /**
- * helmet's security headers, suited to a JSON API that also serves Swagger UI
- * from its own origin. They are the same on every response, so helmet runs
- * once, at startup, into a fixed set of headers that every answer carries:
- * those of the routes (an onRequest hook), and those written below Fastify
- * (the HTTP parser's errors, see edge-responses.ts). @fastify/helmet builds a
- * new helmet middleware and parses the CSP again on every request, 7 % of a
- * list request's CPU (docs/decisions/0007-helmet-built-once.md).
+ * The API's answers are JSON, never rendered as a page: they carry the set
+ * OWASP's REST Security cheat sheet names for an API (a CSP that allows
+ * nothing, no framing, no sniffing, no caching, no referrer; HSTS in
+ * production), about 250 bytes. helmet's full set, with the CSP that Swagger
+ * UI needs, is for the `/docs` page alone: sending it on every answer was 860
+ * bytes of headers per response (docs/decisions/0011-api-security-headers.md).
+ * Both are worked out once, at startup (0007).
  */
-export function securityHeadersOf(config: AppConfig): Readonly<Record<string, string>> {
+export function securityHeadersOf(config: AppConfig): SecurityHeaders {
+  // SECURITY_HEADERS=off: a gateway in front adds them; none are sent, and no hook runs for them.
+  if (!config.securityHeaders) return Object.freeze({ api: Object.freeze({}), docs: Object.freeze({}) });
+  const hsts = config.nodeEnv === 'production';
+  const api: Record<string, string> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+  };
+  if (hsts) api['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
+  return Object.freeze({ api: Object.freeze(api), docs: docsHeadersOf(hsts) });
+}
+
+function docsHeadersOf(hsts: boolean): Readonly<Record<string, string>> {
   const applyHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
@@ -27,7 +50,7 @@ export function securityHeadersOf(config: AppConfig): Readonly<Record<string, st
         upgradeInsecureRequests: null,
       },
     },
-    strictTransportSecurity: config.nodeEnv === 'production',
+    strictTransportSecurity: hsts,
   });
   const headers: Record<string, string> = {};
   const response = {
@@ -38,9 +61,10 @@ export function securityHeadersOf(config: AppConfig): Readonly<Record<string, st
   return Object.freeze(headers);
 }
 
-export function installSecurityHeaders(fastify: FastifyInstance, headers: Readonly<Record<string, string>>): void {
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+export function installSecurityHeaders(fastify: FastifyInstance, headers: SecurityHeaders): void {
+  if (Object.keys(headers.api).length === 0) return;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith(DOCS_PATH) ? headers.docs : headers.api);
     done();
   });
 }

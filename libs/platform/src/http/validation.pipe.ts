@@ -1,65 +1,47 @@
-import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe, type Type } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
+import { Injectable, type ArgumentMetadata, type PipeTransform, type Type } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  stopAtFirstError: true,
+  validationError: { target: false, value: false },
+};
 
 /**
  * The global request validation: class-validator DTOs, no implicit type
  * coercion (`"5"` is not 5), unknown properties refused, and failures thrown
  * as an {@link AppError} whose message names the offending field.
+ *
+ * Synchronous, and only where a DTO is declared: every other argument (a path
+ * parameter its own pipe parses, the reply) passes untouched, without a round
+ * through class-transformer or a promise. What Nest's ValidationPipe adds
+ * beyond this (async validators, groups, primitive coercion) the DTOs here do
+ * not use, and coercion is refused on purpose.
  */
 @Injectable()
-export class RequestValidationPipe extends ValidationPipe {
-  constructor() {
-    super({
-      transform: true,
-      transformOptions: { enableImplicitConversion: false },
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      stopAtFirstError: true,
-      validationError: { target: false, value: false },
-    });
-  }
-
-  /**
-   * Validates and builds class-validator DTOs; every other value (a path
-   * parameter its own pipe parses, the reply) passes untouched, without a
-   * round through class-transformer.
-   */
-  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const known = metadata.metatype ? declaredProperties(metadata.metatype) : NO_PROPERTIES;
-    if (known.size === 0) return value;
+export class RequestValidationPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    const dto = metadata.metatype;
+    const known = dto ? declaredProperties(dto) : NO_PROPERTIES;
+    if (!dto || known.size === 0) return value;
     const code = metadata.type === 'body' ? PLATFORM_ERROR_CODES.invalidBody : PLATFORM_ERROR_CODES.invalidParameter;
     if (!isPlainObject(value)) {
       if (metadata.type === 'body') throw new AppError('invalid', code, 'request body must be a JSON object');
-    } else {
-      const unknown = unknownProperty(value, known);
-      if (unknown !== undefined) throw new AppError('invalid', code, `unknown property '${unknown}'`);
+      return value;
     }
-    try {
-      return await super.transform(value, metadata);
-    } catch (error) {
-      if (error instanceof InvalidRequest) throw new AppError('invalid', code, error.message);
-      throw error;
-    }
-  }
-
-  /**
-   * Leaves single path and query values as they came: Nest would turn `"1e3"`
-   * into 1000 for a `number` parameter. Each parameter's own pipe parses it.
-   */
-  protected override transformPrimitive(value: unknown): unknown {
-    return value;
-  }
-
-  override createExceptionFactory() {
-    return (errors: ValidationError[] = []) => new InvalidRequest(describe(errors));
+    const unknown = unknownProperty(value, known);
+    if (unknown !== undefined) throw new AppError('invalid', code, `unknown property '${unknown}'`);
+    const instance = plainToInstance(dto, value, { enableImplicitConversion: false }) as object;
+    const errors = validateSync(instance, VALIDATOR_OPTIONS);
+    if (errors.length > 0) throw new AppError('invalid', code, describe(errors));
+    return instance;
   }
 }
-
-/** What the exception factory throws; `transform` turns it into the AppError of the request part. */
-class InvalidRequest extends Error {}
 
 /**
  * The first property of `value` that the DTO does not declare. Checked on the

@@ -9,7 +9,7 @@ export const APP_LOGGER = Symbol('APP_LOGGER');
 /**
  * One JSON line per request, written when the response is done: id, method,
  * path (never the query string), route template, status, latency and the
- * caller's key fingerprint. Headers are never logged, so no credential can
+ * caller (a stored key's name, or an API_KEYS key's fingerprint). Headers are never logged, so no credential can
  * reach a line. One plain pino call per request: pino-http's child logger per
  * request, middleware and async-local storage cost a fifth of a list
  * request's CPU (docs/decisions/0006-request-log-without-pino-http.md).
@@ -32,7 +32,7 @@ export class RequestLogHooks implements OnModuleInit {
         reqId: request.id,
         req: { id: request.id, method: request.method, path: pathOf(request.url) },
         route,
-        keyFingerprint: principal,
+        caller: principal,
         res: { statusCode: reply.statusCode },
         responseTime: Math.round(reply.elapsedTime * 100) / 100,
       };

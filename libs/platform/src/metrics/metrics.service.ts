@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { requestContext } from '../http/request-context';
 import { routeSettingsOf } from '../http/route-config';
@@ -33,18 +34,51 @@ export class MetricsService implements OnModuleInit {
   });
 
   private readonly deprecatedCalls: Counter<'operation' | 'sunset' | 'caller'>;
+  private readonly rateLimitStorageFailures: Counter;
+  /** Bounded: routes are templates (or `unmatched`), methods are those Node parses, statuses are finite. */
+  private readonly series = new Map<
+    string,
+    { requests: ReturnType<Counter['labels']>; duration: ReturnType<Histogram['labels']> }
+  >();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Inject(SERVICE_INFO) service: ServiceInfo,
+    private readonly config: AppConfig,
   ) {
     collectDefaultMetrics({ register: this.registry });
     this.deprecatedCalls = new Counter({
       name: `${service.id}_deprecated_operation_calls_total`,
-      help: 'Calls to deprecated operations, by operation, sunset date and caller (API key fingerprint, or "anonymous").',
+      help: 'Calls to deprecated operations, by operation, sunset date and caller (API key name or fingerprint, or "anonymous").',
       labelNames: ['operation', 'sunset', 'caller'] as const,
       registers: [this.registry],
     });
+    this.rateLimitStorageFailures = new Counter({
+      name: `${service.id}_rate_limit_storage_failures_total`,
+      help: 'Rate-limit checks that could not reach the shared storage (Redis) and let the request through unlimited.',
+      registers: [this.registry],
+    });
+  }
+
+  countRateLimitStorageFailure(): void {
+    this.rateLimitStorageFailures.inc();
+  }
+
+  /**
+   * The request counter and histogram of one route, method and status, looked
+   * up once: prom-client would otherwise hash the three labels twice per request.
+   */
+  private seriesOf(route: string, method: string, status: number) {
+    const key = `${route} ${method} ${status}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = {
+        requests: this.requests.labels(route, method, String(status)),
+        duration: this.duration.labels(route, method, String(status)),
+      };
+      this.series.set(key, series);
+    }
+    return series;
   }
 
   /** Counts an answer given outside the routes (Node's parser, an unknown expectation, the router's refusals). */
@@ -53,12 +87,14 @@ export class MetricsService implements OnModuleInit {
   };
 
   onModuleInit(): void {
+    // METRICS=off: no hook at all, rather than one that counts nothing.
+    if (!this.config.metrics) return;
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onResponse', (request, reply, done) => {
       const { route = 'unmatched', principal } = requestContext(request.raw);
-      const labels = { route, method: request.method, status: String(reply.statusCode) };
-      this.requests.inc(labels);
-      this.duration.observe(labels, reply.elapsedTime / 1000);
+      const series = this.seriesOf(route, request.method, reply.statusCode);
+      series.requests.inc();
+      series.duration.observe(reply.elapsedTime / 1000);
       const deprecation = routeSettingsOf(request).deprecation;
       if (deprecation) {
         this.deprecatedCalls.inc({

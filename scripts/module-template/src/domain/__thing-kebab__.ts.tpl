@@ -31,6 +31,11 @@ export class __Thing__ {
     if (!is__Thing__Id(id)) throw new Invalid__Thing__Error(`a __thing__ id is a positive integer (got ${id})`);
     return new __Thing__(id, __thing__.name, __thing__.status);
   }
+
+  /** A __thing__ as the table stored it: its rules were checked when it was added, so they are not checked again. */
+  static restore(id: number, { name, status }: { name: string; status: __Thing__Status }): __Thing__ {
+    return new __Thing__(id, name, status);
+  }
 }
 
 /** Ids are positive integers the database assigns; a path may name any int64 (a `bigint`). */

@@ -1,13 +1,10 @@
-import { New__Thing__, __Thing__ } from '../domain/__thing-kebab__';
+import { __Thing__ } from '../domain/__thing-kebab__';
 import { __Thing__Status } from '../domain/__thing-kebab__-status';
 import type { __Thing__Record } from './__thing-kebab__.record';
 
 /** Converts between the table's row and the domain, so neither leaks into the other. */
 export const __Thing__Mapper = {
   toDomain(record: __Thing__Record): __Thing__ {
-    return __Thing__.identified(
-      Number(record.id),
-      New__Thing__.create({ name: record.name, status: __Thing__Status.from(record.status) }),
-    );
+    return __Thing__.restore(Number(record.id), { name: record.name, status: __Thing__Status.from(record.status) });
   },
 };
