@@ -2,25 +2,58 @@
 // directly on Fastify 5 with the same sqlite3 driver and PRAGMAs (WAL,
 // synchronous=FULL, busy timeout), one connection. Not part of the service:
 // it exists so that every benchmark figure is a ratio measured side by side.
+// With REFERENCE_DRIVER=better-sqlite3 it runs on better-sqlite3 instead
+// (synchronous calls, statements prepared once), the faster embedded driver
+// the design card does not name: the benchmark's second reference row.
 // Run: API_KEYS=... DATABASE_PATH=... PORT=... node bench/reference/server.mjs
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
-import sqlite3 from 'sqlite3';
 
 const keys = (process.env.API_KEYS ?? '')
   .split(',')
   .filter(Boolean)
   .map((key) => createHash('sha256').update(key).digest());
-const db = new sqlite3.Database(process.env.DATABASE_PATH);
-const run = (sql, params = []) =>
-  new Promise((resolve, reject) =>
-    db.run(sql, params, function (error) {
-      if (error) reject(error);
-      else resolve(this);
-    }),
-  );
-const all = (sql, params = []) =>
-  new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
+const { run, all, close } =
+  process.env.REFERENCE_DRIVER === 'better-sqlite3'
+    ? await betterSqlite3(process.env.DATABASE_PATH)
+    : await sqlite3(process.env.DATABASE_PATH);
+
+/** node-sqlite3: every call a trip through libuv's thread pool, as under TypeORM. */
+async function sqlite3(path) {
+  const { default: driver } = await import('sqlite3');
+  const db = new driver.Database(path);
+  return {
+    run: (sql, params = []) =>
+      new Promise((resolve, reject) =>
+        db.run(sql, params, function (error) {
+          if (error) reject(error);
+          else resolve(this);
+        }),
+      ),
+    all: (sql, params = []) =>
+      new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows)))),
+    close: (done) => db.close(done),
+  };
+}
+
+/** better-sqlite3: synchronous calls on the event loop, each statement prepared once. */
+async function betterSqlite3(path) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path);
+  const statements = new Map();
+  const prepared = (sql) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql);
+  return {
+    run: async (sql, params = []) => {
+      if (sql.startsWith('PRAGMA')) return db.pragma(sql.slice('PRAGMA '.length));
+      return { lastID: Number(prepared(sql).run(...params).lastInsertRowid) };
+    },
+    all: async (sql, params = []) => prepared(sql).all(...params),
+    close: (done) => {
+      db.close();
+      done();
+    },
+  };
+}
 
 await run('PRAGMA journal_mode = WAL');
 await run('PRAGMA synchronous = FULL');
@@ -167,6 +200,6 @@ app.get('/v1/pets/:petId', { schema: { response: { 200: pet } } }, async (reques
 
 await app.listen({ port: Number(process.env.PORT ?? 3100), host: '127.0.0.1' });
 console.log(`reference listening on http://127.0.0.1:${app.server.address().port}`);
-const stop = () => app.close().then(() => db.close(() => process.exit(0)));
+const stop = () => app.close().then(() => close(() => process.exit(0)));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
