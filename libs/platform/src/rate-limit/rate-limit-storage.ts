@@ -7,12 +7,10 @@ import { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { APP_LOGGER } from '../logging/request-log.hooks';
 import { MetricsService } from '../metrics/metrics.service';
-import { FixedWindowCounter } from './fixed-window-counter';
+import { FixedWindowCounter, type ThrottlerStorageRecord } from './fixed-window-counter';
 
 /** How long a rate-limit check may wait for Redis before the request goes through unlimited. */
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
-
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /** What a failed check answers: nothing counted, nothing blocked. */
 const NOT_COUNTED: ThrottlerStorageRecord = { totalHits: 0, timeToExpire: 0, isBlocked: false, timeToBlockExpire: 0 };
