@@ -60,28 +60,7 @@ describe('SQLite write-locked by another process', () => {
     const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
     expect(before.status).toBe(201);
 
-    // Another process holding the write lock, as a backup or maintenance tool may.
-    const path = t.config.database.type === 'sqlite' ? t.config.database.path : '';
-    holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        `
-        const db = new (require('sqlite3').Database)(${JSON.stringify(path)});
-        db.serialize(() => {
-          db.run('BEGIN EXCLUSIVE', (error) => { if (error) { console.error(error.message); process.exit(1); } });
-          db.run('INSERT INTO pets (name, category_id) VALUES (?, ?)', ['uncommitted', 9], (error) => {
-            if (error) { console.error(error.message); process.exit(1); }
-            console.log('locked');
-          });
-        });
-        setInterval(() => {}, 1000);`,
-      ],
-      { cwd: resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    await new Promise<void>((locked) =>
-      holder!.stdout!.on('data', (chunk) => String(chunk).includes('locked') && locked()),
-    );
+    holder = await holdWriteLock(t.config.database.type === 'sqlite' ? t.config.database.path : '');
 
     await expectUnavailable(t, { readsToo: false });
     // WAL lets readers go on under a writer's lock, and they see only committed pets.
@@ -92,6 +71,76 @@ describe('SQLite write-locked by another process', () => {
     holder.kill('SIGKILL');
     await new Promise((exited) => holder!.on('exit', exited));
     await expectRecovered(t, [before.body]);
+  });
+});
+
+/** Another process holding SQLite's write lock on `path`, as a backup or maintenance tool may; resolves once it holds it. */
+async function holdWriteLock(path: string): Promise<ChildProcess> {
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
+      const db = new (require('sqlite3').Database)(${JSON.stringify(path)});
+      db.serialize(() => {
+        db.run('BEGIN EXCLUSIVE', (error) => { if (error) { console.error(error.message); process.exit(1); } });
+        db.run('INSERT INTO pets (name, category_id) VALUES (?, ?)', ['uncommitted', 9], (error) => {
+          if (error) { console.error(error.message); process.exit(1); }
+          console.log('locked');
+        });
+      });
+      setInterval(() => {}, 1000);`,
+    ],
+    { cwd: resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((locked) =>
+    holder.stdout!.on('data', (chunk) => String(chunk).includes('locked') && locked()),
+  );
+  return holder;
+}
+
+describe('SQLite: a write waiting for the lock', () => {
+  let t: TestApp;
+  let holder: ChildProcess | undefined;
+  beforeAll(async () => (t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '4000' } })));
+  afterAll(async () => {
+    holder?.kill('SIGKILL');
+    await t?.close();
+  });
+
+  it('does not hold up reads: single writes have a connection of their own', async () => {
+    const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
+    expect(before.status).toBe(201);
+    holder = await holdWriteLock(t.config.database.type === 'sqlite' ? t.config.database.path : '');
+
+    let writeAnswered = false;
+    const write = t
+      .http()
+      .post('/v1/pets')
+      .set(AUTH)
+      .send({ name: 'waiting', categoryId: 2 })
+      .timeout(BOUND_MS)
+      .then((response) => {
+        writeAnswered = true;
+        return response;
+      });
+    // Give the write time to reach SQLite and wait there for the lock (up to DATABASE_TIMEOUT_MS).
+    await new Promise((wait) => setTimeout(wait, 300));
+    const reads = await Promise.all([
+      t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS),
+      t.http().get(`/v1/pets/${before.body.id}`).set(AUTH).timeout(BOUND_MS),
+    ]);
+    expect(writeAnswered).toBe(false);
+    expect(reads.map((r) => [r.status, r.body])).toEqual([
+      [200, [before.body]],
+      [200, before.body],
+    ]);
+
+    // The lock is released: the waiting write goes through.
+    holder.kill('SIGKILL');
+    const written = await write;
+    expect(written.status).toBe(201);
+    expect(written.body).toEqual({ id: before.body.id + 1, name: 'waiting', categoryId: 2 });
   });
 });
 

@@ -11,12 +11,14 @@ import { SqlDialect } from './sql-dialect';
  *
  * TypeORM's SQLite driver has one connection and one query runner for the
  * whole process, so a transaction begun on it would take in every other
- * request's statements. On SQLite, transactions therefore run on a connection
- * of their own (a second DataSource on the same file), one at a time; single
- * statements stay on the first connection, where node-sqlite3 pipelines them
- * (a queue of our own in front of them halved the create rate), and SQLite's
- * lock with the busy timeout orders them against a transaction. On
- * PostgreSQL, statements share the pool and a transaction takes a pooled
+ * request's statements. On SQLite, there are therefore three connections to
+ * the same file (DataSources): reads stay on TypeORM's first one; single
+ * writes have one of their own, so that a commit's fsync, which holds its
+ * connection's mutex, never holds up the reads (WAL lets them run beside it);
+ * transactions have the third, one at a time. node-sqlite3 pipelines the
+ * single writes (a queue of our own in front of them halved the create rate),
+ * and SQLite's lock with the busy timeout orders them against a transaction.
+ * On PostgreSQL, statements share the pool and a transaction takes a pooled
  * connection of its own.
  *
  * Inside `transaction()`, every read and write of the calling code, however
@@ -27,8 +29,9 @@ import { SqlDialect } from './sql-dialect';
 export class SqlClient implements OnModuleInit, OnApplicationShutdown {
   readonly dialect: SqlDialect;
   private readonly current = new AsyncLocalStorage<QueryRunner>();
-  /** SQLite: the transactions' connection, and the tail of their queue. */
+  /** SQLite: the single writes' connection, the transactions' connection, and the tail of their queue. */
   private writer?: Promise<DataSource>;
+  private transactor?: Promise<DataSource>;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -46,7 +49,9 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
 
   write(sql: string, parameters: unknown[] = []): Promise<unknown> {
     const runner = this.current.getStore();
-    return runner ? runner.query(sql, parameters) : this.dataSource.query(sql, parameters);
+    if (runner) return runner.query(sql, parameters);
+    if (this.isPostgres) return this.dataSource.query(sql, parameters);
+    return (this.writer ?? this.connection('writer')).then((writer) => writer.query(sql, parameters));
   }
 
   /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
@@ -80,33 +85,39 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
 
   /** SQLite: `work` on the transactions' connection, after every transaction queued before it. */
   private serially<T>(work: (writer: DataSource) => Promise<T>): Promise<T> {
-    const run = this.queue.then(async () => work(await this.writerConnection()));
+    const run = this.queue.then(async () => work(await (this.transactor ?? this.connection('transactor'))));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private writerConnection(): Promise<DataSource> {
-    this.writer ??= (async () => {
+  /** SQLite: opens one of the writing connections, or reopens it after it failed to open. */
+  private connection(which: 'writer' | 'transactor'): Promise<DataSource> {
+    const opening = (async () => {
       // Without the create flag: if the file is gone, a write fails (503) rather than make a new, empty one.
       const options = { ...this.dataSource.options, migrations: [], flags: OPEN_READWRITE | OPEN_FULLMUTEX };
-      const writer = await new DataSource(options as never).initialize();
+      const connection = await new DataSource(options as never).initialize();
       // WAL (set by TypeORM) with FULL: a commit is fsynced before it is acknowledged.
-      await writer.query('PRAGMA synchronous = FULL');
-      return writer;
+      await connection.query('PRAGMA synchronous = FULL');
+      return connection;
     })();
-    this.writer.catch(() => (this.writer = undefined));
-    return this.writer;
+    this[which] = opening;
+    opening.catch(() => {
+      if (this[which] === opening) this[which] = undefined;
+    });
+    return opening;
   }
 
-  /** SQLite: opens the transactions' connection at startup, so that the first one does not wait for it. */
+  /** SQLite: opens the writing connections at startup, so that the first write does not wait for them. */
   async onModuleInit(): Promise<void> {
-    if (!this.isPostgres) await this.writerConnection();
+    if (!this.isPostgres) await Promise.all([this.connection('writer'), this.connection('transactor')]);
   }
 
   /** After the HTTP server has closed and its requests have finished, as TypeORM closes its own DataSource. */
   async onApplicationShutdown(): Promise<void> {
     await this.queue;
-    const writer = await this.writer?.catch(() => undefined);
-    await writer?.destroy();
+    for (const opening of [this.writer, this.transactor]) {
+      const connection = await opening?.catch(() => undefined);
+      await connection?.destroy();
+    }
   }
 }

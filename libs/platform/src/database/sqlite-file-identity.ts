@@ -14,7 +14,7 @@ export class SqliteFileIdentity {
 
   /**
    * Records the file now at the path as the one the service has open. The
-   * first connection's file is the one: a later connection (the writer) that
+   * first connection's file is the one: a later connection (a writing one) that
    * opened another file at the same path is caught by {@link problem}.
    */
   record(): void {
