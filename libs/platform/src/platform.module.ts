@@ -59,7 +59,7 @@ export class PlatformModule {
         },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
-        RateLimitStorage,
+        RateLimitStorage.provider,
         // Absent, not skipped, when rate limiting is off: no guard runs on any request then.
         ...(config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: RateLimitGuard }] : []),
         RequestContextHooks,

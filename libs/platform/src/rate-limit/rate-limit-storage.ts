@@ -1,7 +1,6 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { Provider, OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
@@ -28,27 +27,38 @@ const NOT_COUNTED: ThrottlerStorageRecord = { totalHits: 0, timeToExpire: 0, isB
  * counted (`<service>_rate_limit_storage_failures_total`), and the first
  * success after it logs that limiting has resumed. ioredis keeps reconnecting
  * in the background; commands are not queued while it is away.
+ *
+ * ioredis and the Redis storage are loaded only when Redis is configured:
+ * without it they would add 40 ms to every start and their code to the
+ * memory of every instance.
  */
-@Injectable()
 export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown {
-  private readonly counter: ThrottlerStorage & { onApplicationShutdown?(): void };
-  private readonly redis?: Redis;
-  private readonly keyPrefix: string;
+  /** Nest's provider: the storage {@link create} makes from the configuration. */
+  static readonly provider: Provider = {
+    provide: RateLimitStorage,
+    inject: [AppConfig, SERVICE_INFO, APP_LOGGER, MetricsService],
+    useFactory: (config: AppConfig, service: ServiceInfo, logger: Logger, metrics: MetricsService) =>
+      RateLimitStorage.create(config, service, logger, metrics),
+  };
+
   private failing = false;
 
-  constructor(
+  static async create(
     config: AppConfig,
-    @Inject(SERVICE_INFO) service: ServiceInfo,
-    @Inject(APP_LOGGER) private readonly logger: Logger,
-    private readonly metrics: MetricsService,
-  ) {
-    this.keyPrefix = config.redis?.keyPrefix ?? `${service.id}:`;
+    service: ServiceInfo,
+    logger: Logger,
+    metrics: MetricsService,
+  ): Promise<RateLimitStorage> {
+    const keyPrefix = config.redis?.keyPrefix ?? `${service.id}:`;
     // With both limits off nothing would be counted: no connection to keep up.
     if (!config.redis || (config.rateLimitPerMinute === 0 && config.authFailuresPerMinute === 0)) {
-      this.counter = new FixedWindowCounter();
-      return;
+      return new RateLimitStorage(logger, metrics, keyPrefix, new FixedWindowCounter());
     }
-    this.redis = new Redis(config.redis.url, {
+    const [{ Redis }, { ThrottlerStorageRedisService }] = await Promise.all([
+      import('ioredis'),
+      import('@nest-lab/throttler-storage-redis'),
+    ]);
+    const redis = new Redis(config.redis.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
@@ -56,10 +66,19 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
       // Reconnect for ever, at most every 2 s: limiting resumes by itself.
       retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     });
+    return new RateLimitStorage(logger, metrics, keyPrefix, new ThrottlerStorageRedisService(redis), redis);
+  }
+
+  private constructor(
+    private readonly logger: Logger,
+    private readonly metrics: MetricsService,
+    private readonly keyPrefix: string,
+    private readonly counter: ThrottlerStorage & { onApplicationShutdown?(): void },
+    private readonly redis?: Redis,
+  ) {
     // Without a listener ioredis prints every connection error to the console.
-    this.redis.on('error', (error: Error) => this.failed(error));
-    this.redis.on('ready', () => this.recovered());
-    this.counter = new ThrottlerStorageRedisService(this.redis);
+    redis?.on('error', (error: Error) => this.failed(error));
+    redis?.on('ready', () => this.recovered());
   }
 
   async increment(
