@@ -60,7 +60,7 @@ describe('SQLite write-locked by another process', () => {
     const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
     expect(before.status).toBe(201);
 
-    holder = await holdWriteLock(t.config.database.type === 'sqlite' ? t.config.database.path : '');
+    holder = await holdWriteLock(t);
 
     await expectUnavailable(t, { readsToo: false });
     // WAL lets readers go on under a writer's lock, and they see only committed pets.
@@ -74,8 +74,9 @@ describe('SQLite write-locked by another process', () => {
   });
 });
 
-/** Another process holding SQLite's write lock on `path`, as a backup or maintenance tool may; resolves once it holds it. */
-async function holdWriteLock(path: string): Promise<ChildProcess> {
+/** Another process holding the write lock on the app's SQLite file, as a backup or maintenance tool may; resolves once it holds it. */
+async function holdWriteLock(t: TestApp): Promise<ChildProcess> {
+  const path = t.config.database.type === 'sqlite' ? t.config.database.path : '';
   const holder = spawn(
     process.execPath,
     [
@@ -111,7 +112,7 @@ describe('SQLite: a write waiting for the lock', () => {
   it('does not hold up reads: single writes have a connection of their own', async () => {
     const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
     expect(before.status).toBe(201);
-    holder = await holdWriteLock(t.config.database.type === 'sqlite' ? t.config.database.path : '');
+    holder = await holdWriteLock(t);
 
     let writeAnswered = false;
     const write = t
