@@ -40,6 +40,13 @@ const TARGETS = {
     args: [join(ROOT, 'bench/reference/server.mjs')],
     env: (db) => ({ DATABASE_PATH: db, REFERENCE_DRIVER: 'better-sqlite3' }),
   },
+  // The card's stack and nothing else (NestJS, class-validator DTOs, TypeORM's DataSource): what the framework
+  // costs by itself, so that the service's gap to the reference splits into the framework's part and its own.
+  'nest-bare': {
+    label: 'nest-bare',
+    args: [join(ROOT, 'bench/reference/nest-bare.mjs')],
+    env: (db) => ({ DATABASE_PATH: db }),
+  },
 };
 const TARGET_NAMES = Object.keys(TARGETS);
 const SCENARIOS = ['list', 'list-sold-1k', 'get', 'create', 'mixed', 'list-sold-1M', 'list-sold-1M-deep'];
@@ -368,11 +375,12 @@ function featureTable(results, featureResults) {
 function report(results, featureResults, ready, rss) {
   const rows = SCENARIOS.map((scenario) => {
     const of = (target) => results.filter((r) => r.scenario === scenario && r.target === target);
-    const ratioTo = (target) =>
+    // The median over the rounds of one target's rate over another's in the same round.
+    const ratioOf = (target, to) =>
       median(
         [...new Set(results.map((r) => r.round))].map((round) => {
-          const s = of('service').find((r) => r.round === round);
-          const other = of(target).find((r) => r.round === round);
+          const s = of(target).find((r) => r.round === round);
+          const other = of(to).find((r) => r.round === round);
           return s.rps / other.rps;
         }),
       );
@@ -387,8 +395,11 @@ function report(results, featureResults, ready, rss) {
       },
       reference: { rps: pick('reference', 'rps'), p50: pick('reference', 'p50'), p99: pick('reference', 'p99') },
       better: { rps: pick('better-sqlite3', 'rps'), p99: pick('better-sqlite3', 'p99') },
-      ratio: ratioTo('reference'),
-      betterRatio: ratioTo('better-sqlite3'),
+      bare: { rps: pick('nest-bare', 'rps'), p99: pick('nest-bare', 'p99') },
+      ratio: ratioOf('service', 'reference'),
+      betterRatio: ratioOf('service', 'better-sqlite3'),
+      bareRatio: ratioOf('nest-bare', 'reference'),
+      serviceToBare: ratioOf('service', 'nest-bare'),
     };
   });
   const peak = Object.fromEntries(TARGET_NAMES.map((name) => [name, Math.max(...rss[name])]));
@@ -430,6 +441,14 @@ function report(results, featureResults, ready, rss) {
         `| ${r.scenario} | ${r.service.rps.toFixed(0)} | ${r.service.p50} | ${r.service.p99} | ${r.reference.rps.toFixed(0)} | ${r.reference.p50} | ${r.reference.p99} | ${r.ratio.toFixed(2)} | ${r.better.rps.toFixed(0)} | ${r.better.p99} | ${r.betterRatio.toFixed(2)} |`,
     ),
   ].join('\n');
+  const bareTable = [
+    "| scenario | the card's stack, bare: req/s | p99 ms | it / reference | service / it |",
+    '|---|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.bare.rps.toFixed(0)} | ${r.bare.p99} | ${r.bareRatio.toFixed(2)} | ${r.serviceToBare.toFixed(2)} |`,
+    ),
+  ].join('\n');
   const summary = [
     `| | ${TARGET_NAMES.join(' | ')} |`,
     `|---|${TARGET_NAMES.map(() => '---:').join('|')}|`,
@@ -440,14 +459,17 @@ function report(results, featureResults, ready, rss) {
     .map(([name, ok, value]) => `| ${name} | ${value} | ${ok ? 'met' : '**missed**'} |`)
     .join('\n');
   const features = featureTable(results, featureResults);
-  console.log(`\n${table}\n\n${summary}\n\n${features}\n\n| target | measured | |\n|---|---|---|\n${verdicts}`);
+  console.log(
+    `\n${table}\n\n${bareTable}\n\n${summary}\n\n${features}\n\n| target | measured | |\n|---|---|---|\n${verdicts}`,
+  );
 
   writeFileSync(join(ROOT, 'bench/results.svg'), chart(rows));
   writeFileSync(
     join(ROOT, 'bench/results.md'),
     `# Benchmark results\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${ROUNDS} rounds of ${DURATION} s per scenario and target, ` +
       `${CONNECTIONS} connections from autocannon in the benchmark's own process, the service and the reference alternating round by round. ` +
-      `Medians over the rounds; the ratio is the median of the per-round ratios.\n\n${table}\n\n${summary}\n\n` +
+      `Medians over the rounds; the ratio is the median of the per-round ratios.\n\n${table}\n\n` +
+      `## The framework's share\n\nThe same contract on the design card's stack and nothing else (\`bench/reference/nest-bare.mjs\`: NestJS on Fastify, Nest's ValidationPipe with class-validator DTOs, a bearer guard, the same SQL through TypeORM's DataSource on the same driver), in the same rounds: its rate over the reference's is what the card's libraries cost by themselves; the service's over its rate is what the service adds (or saves) on top.\n\n${bareTable}\n\n${summary}\n\n` +
       `## What each feature costs\n\nThe service as above (rate limiting off, an \`API_KEYS\` key) and the same service with one feature switched on or changed, both running, loaded one after the other for each scenario; the cost is the drop in requests/s against the run without it, median over the rounds.\n\n${features || 'Not measured.'}\n\n## Targets\n\n| target | measured | |\n|---|---|---|\n${verdicts}\n\n![throughput per scenario](results.svg)\n`,
   );
   console.log('\nwrote bench/results.md and bench/results.svg');
