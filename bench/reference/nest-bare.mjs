@@ -166,7 +166,12 @@ class HealthController {
 Reflect.decorate([Controller('health')], HealthController);
 decorateMethod(HealthController, 'live', [], [Get('live')]);
 
-class AppModule {}
+class AppModule {
+  // As the service does: the connection is closed last, so that SQLite checkpoints and removes the WAL.
+  onApplicationShutdown() {
+    return db.destroy();
+  }
+}
 Reflect.decorate([Module({ controllers: [PetsController, HealthController] })], AppModule);
 
 const app = await NestFactory.create(AppModule, new FastifyAdapter({ bodyLimit: 16 * 1024 }), { logger: ['error'] });
