@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * What the platform learns about a request while serving it, for the request
- * log line and the metrics. Keyed by Node's request object, which the log
- * middleware and Fastify share.
+ * log line and the metrics. Kept on Node's request object, which every
+ * Fastify hook reaches (`request.raw`).
  */
 export interface RequestContext {
   /** The route template (`/v1/things/:thingId`), or `unmatched`. */
