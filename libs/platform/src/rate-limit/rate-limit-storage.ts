@@ -37,8 +37,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
   static readonly provider: Provider = {
     provide: RateLimitStorage,
     inject: [AppConfig, SERVICE_INFO, APP_LOGGER, MetricsService],
-    useFactory: (config: AppConfig, service: ServiceInfo, logger: Logger, metrics: MetricsService) =>
-      RateLimitStorage.create(config, service, logger, metrics),
+    useFactory: RateLimitStorage.create,
   };
 
   private failing = false;
