@@ -1,6 +1,7 @@
 // npm run bench: the service against the reference implementation, side by
 // side, round by round, on this machine. See bench/README.md.
 import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,7 +50,16 @@ const TARGETS = {
   },
 };
 const TARGET_NAMES = Object.keys(TARGETS);
-const SCENARIOS = ['list', 'list-sold-1k', 'get', 'create', 'mixed', 'list-sold-1M', 'list-sold-1M-deep'];
+const SCENARIOS = [
+  'list',
+  'list-sold-1k',
+  'get',
+  'create',
+  'create-keyed-and-plain',
+  'mixed',
+  'list-sold-1M',
+  'list-sold-1M-deep',
+];
 /** Where the rate-limit row in Redis counts: BENCH_REDIS_URL, or the machine's Redis if it answers. */
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /**
@@ -107,6 +117,22 @@ const requestsOf = {
       path: '/v1/pets',
       headers: { ...headers, 'content-type': 'application/json' },
       setupRequest: (req) => ({ ...req, body: newPet() }),
+    },
+  ],
+  // Half the creates carry an Idempotency-Key (a new one each), as retrying clients send them beside plain ones.
+  'create-keyed-and-plain': () => [
+    {
+      method: 'POST',
+      path: '/v1/pets',
+      setupRequest: (req) => {
+        const keyed = Math.random() < 0.5;
+        const jsonHeaders = { ...headers, 'content-type': 'application/json' };
+        return {
+          ...req,
+          headers: keyed ? { ...jsonHeaders, 'idempotency-key': `bench-${randomUUID()}` } : jsonHeaders,
+          body: newPet(),
+        };
+      },
     },
   ],
   mixed: () => [
@@ -407,6 +433,8 @@ function report(results, featureResults, ready, rss) {
   const sold1k = rows.find((r) => r.scenario === 'list-sold-1k').service.rps;
   const sold1M = rows.find((r) => r.scenario === 'list-sold-1M').service.rps;
   const deep1M = rows.find((r) => r.scenario === 'list-sold-1M-deep').service.rps;
+  const create = rows.find((r) => r.scenario === 'create');
+  const mix = rows.find((r) => r.scenario === 'create-keyed-and-plain');
   const checks = [
     ...RATIO_TARGETS.map((s) => [
       `${s}: service/reference >= 0.9`,
@@ -417,6 +445,11 @@ function report(results, featureResults, ready, rss) {
       "service p99 <= reference's p99 + 3 ms in every scenario",
       rows.every((r) => r.service.p99 <= r.reference.p99 + 3),
       `worst ${Math.max(...rows.map((r) => r.service.p99 - r.reference.p99))} ms over`,
+    ],
+    [
+      'keyed and plain creates together >= 0.8 x plain creates alone (service)',
+      mix.service.rps >= 0.8 * create.service.rps,
+      (mix.service.rps / create.service.rps).toFixed(2),
     ],
     ['service peak RSS <= 130 MB', peak.service <= 130, `${peak.service.toFixed(0)} MB`],
     ['list status=sold at 1M >= 0.9 x at 1k', sold1M >= 0.9 * sold1k, (sold1M / sold1k).toFixed(2)],

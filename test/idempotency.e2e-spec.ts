@@ -185,6 +185,23 @@ for (const kind of DATABASE_KINDS) {
         expect(later.body.id).not.toBe(first.body.id);
       });
 
+      it('serves keyed and plain creates side by side: every one is created (201), none waits for a lock', async () => {
+        const writer = (keyed: boolean, n: number) => async () => {
+          const statuses: number[] = [];
+          for (let i = 0; i < 25; i++) {
+            const name = `Mix ${keyed ? 'keyed' : 'plain'} ${n}-${i}`;
+            const response = await create(keyed ? `mix-${n}-${i}` : undefined, { name, categoryId: 5 });
+            statuses.push(response.status);
+          }
+          return statuses;
+        };
+        const writers = [0, 1, 2, 3].flatMap((n) => [writer(true, n), writer(false, n)]);
+        const statuses = (await Promise.all(writers.map((run) => run()))).flat();
+        expect(statuses).toEqual(Array(200).fill(201));
+        const listed = await t.http().get('/v1/pets?limit=20').set(AUTH);
+        expect(listed.status).toBe(200);
+      });
+
       it('answers requests without the header exactly as before', async () => {
         const plain = await create(undefined, { name: 'Plain', categoryId: 1 });
         expect(plain.status).toBe(201);

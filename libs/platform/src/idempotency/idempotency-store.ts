@@ -73,23 +73,25 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
    * the record of its answer. Returns the JSON text to send.
    */
   async execute(scope: IdempotencyScope, reply: FastifyReply, handle: () => Promise<unknown>): Promise<string> {
-    const recorded = await this.find(scope);
-    if (recorded) return this.replay(recorded, scope, reply);
     const flight = `${scope.principal}\n${scope.key}`;
     if (this.inFlight.has(flight)) this.refuseInUse(reply);
+    // Marked before the look-up: a request of this process with the same key either recorded its answer
+    // before this look-up or is still marked, so on SQLite (one process) nothing can record it meanwhile.
     this.inFlight.add(flight);
     try {
+      const recorded = await this.find(scope);
+      if (recorded) return this.replay(recorded, scope, reply);
       return await this.db.transaction(async () => {
         if (this.db.isPostgres) {
+          // Another instance may be processing the same key, or have recorded it since the look-up.
           const [lock] = await this.db.read<{ locked: boolean }>(
             'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
             [flight],
           );
           if (!lock.locked) this.refuseInUse(reply);
+          const meanwhile = await this.find(scope);
+          if (meanwhile) return this.replay(meanwhile, scope, reply);
         }
-        // Another instance, or a request of this one that just finished, may have recorded it meanwhile.
-        const meanwhile = await this.find(scope);
-        if (meanwhile) return this.replay(meanwhile, scope, reply);
         const body = JSON.stringify(await handle());
         const location = reply.getHeader('location');
         await this.db.write(this.sql.save, [
