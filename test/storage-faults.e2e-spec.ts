@@ -16,7 +16,9 @@ import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgres, type TestDatabase } from './support/databases';
-import { runService, startService } from './support/service-process';
+import { runService, startService, type ServiceProcess } from './support/service-process';
+import { waitFor } from './support/wait-for';
+import { startWriters } from './support/writers';
 import { AUTH, JSON_CONTENT_TYPE, TEST_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
 
 /*
@@ -132,6 +134,63 @@ describe('the folder of the SQLite file removed', () => {
     expect(existsSync(folder)).toBe(false);
   });
 });
+
+describe.each([['-wal'], ['-wal and -shm']])('the SQLite %s file deleted under writes', (which) => {
+  let folder: string;
+  let service: ServiceProcess | undefined;
+  afterEach(async () => {
+    service?.child.kill('SIGKILL');
+    await service?.exited;
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('acknowledges no write once it is gone, turns unready, and a clean shutdown keeps every acknowledged pet', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'petstore-wal-'));
+    const path = join(folder, 'petstore.sqlite');
+    const env = { API_KEYS: TEST_API_KEY, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' };
+    service = await startService(env);
+    const writers = startWriters(service.baseUrl, { concurrency: 4, prefix: 'wal' });
+    try {
+      await waitFor(() => writers.acknowledged().length >= 100, 'a hundred acknowledged creates');
+      for (const suffix of which === '-wal' ? ['-wal'] : ['-wal', '-shm']) rmSync(`${path}${suffix}`);
+      // Every write sent from now on finds the files gone.
+      const after = await Promise.all([1, 2, 3].map((n) => post(service!.baseUrl, { name: `after-${n}`, categoryId: n })));
+      for (const response of after) expect(response).toEqual({ status: 503, body: UNAVAILABLE });
+      const ready = await fetch(`${service.baseUrl}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual(NOT_READY);
+    } finally {
+      await writers.stop();
+    }
+    const acknowledged = writers.acknowledged();
+    expect(writers.outcomes.filter((outcome) => outcome.status !== 201 && outcome.status !== 503)).toEqual([]);
+
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(sqliteQuery(path, 'PRAGMA integrity_check')).toBe('ok');
+    service = await startService(env);
+    for (const pet of acknowledged) {
+      const fetched = await fetch(`${service.baseUrl}/v1/pets/${pet.id}`, { headers: AUTH });
+      expect({ status: fetched.status, body: await fetched.json() }).toEqual({ status: 200, body: pet });
+    }
+    expect((await fetch(`${service.baseUrl}/health/ready`)).status).toBe(200);
+  });
+});
+
+/** One statement through the sqlite3 command line, as an operator would check the file. */
+function sqliteQuery(path: string, sql: string): string {
+  const script = `const s=require('sqlite3');const d=new s.Database(process.argv[1],s.OPEN_READONLY);d.all(process.argv[2],(e,r)=>{if(e)throw e;console.log(Object.values(r[0]).join());d.close()})`;
+  return execFileSync(process.execPath, ['-e', script, path, sql], { cwd: __dirname }).toString().trim();
+}
+
+async function post(baseUrl: string, body: object): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${baseUrl}/v1/pets`, {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
 
 describe('a SQLite file this process may not write', () => {
   // Root writes through any file mode: run the service as nobody when the tests run as root.
