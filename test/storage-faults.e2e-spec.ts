@@ -154,7 +154,9 @@ describe.each([['-wal'], ['-wal and -shm']])('the SQLite %s file deleted under w
       await waitFor(() => writers.acknowledged().length >= 100, 'a hundred acknowledged creates');
       for (const suffix of which === '-wal' ? ['-wal'] : ['-wal', '-shm']) rmSync(`${path}${suffix}`);
       // Every write sent from now on finds the files gone.
-      const after = await Promise.all([1, 2, 3].map((n) => post(service!.baseUrl, { name: `after-${n}`, categoryId: n })));
+      const after = await Promise.all(
+        [1, 2, 3].map((n) => post(service!.baseUrl, { name: `after-${n}`, categoryId: n })),
+      );
       for (const response of after) expect(response).toEqual({ status: 503, body: UNAVAILABLE });
       const ready = await fetch(`${service.baseUrl}/health/ready`);
       expect(ready.status).toBe(503);

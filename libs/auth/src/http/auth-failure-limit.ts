@@ -9,12 +9,17 @@ const SWEEP_ABOVE = 10_000;
 /**
  * At most AUTH_FAILURES_PER_MINUTE requests without a valid key (401) per
  * client address and minute, counted where the rate limits are (in Redis when
- * it is configured, so across the fleet). An address over it is refused with
- * 429 before its key is compared with anything, until its window ends.
+ * it is configured, so across the fleet); the failures past it are answered
+ * 429 instead. Keys carry 256 random bits, so this limit cannot slow a guess:
+ * it sheds the load of clients that keep failing. A valid key is therefore
+ * always served (its own rate limit aside), from a blocked address too: one
+ * misconfigured client behind a proxy must not lock out everyone else there.
  *
- * Each instance remembers which addresses are blocked, so the check costs no
- * round trip to Redis; an instance learns of a block the fleet reached on its
- * next failure from that address, which is therefore compared once more.
+ * Whether a failure is one too many is decided by the count the storage
+ * returns for it (Redis counts atomically), so a burst of concurrent failures
+ * from many instances gets exactly the limit of 401s. Each instance also
+ * remembers which addresses are blocked, so that their further failures cost
+ * no round trip to Redis.
  */
 @Injectable()
 export class AuthFailureLimit {
@@ -28,26 +33,24 @@ export class AuthFailureLimit {
     this.limit = config.authFailuresPerMinute;
   }
 
-  /** Throws a {@link TooManyAuthFailuresError} if `address` is blocked. */
-  check(address: string): void {
-    const until = this.blockedUntil.get(address);
-    if (until === undefined) return;
-    const left = until - Date.now();
-    if (left <= 0) {
+  /**
+   * Counts a failed authentication of `address`: resolves with the error to
+   * answer instead of the 401 when it is one too many, or `undefined`.
+   */
+  async judge(address: string): Promise<TooManyAuthFailuresError | undefined> {
+    if (this.limit === 0) return undefined;
+    const known = this.blockedUntil.get(address);
+    if (known !== undefined) {
+      const left = known - Date.now();
+      if (left > 0) return new TooManyAuthFailuresError(this.limit, Math.max(1, Math.ceil(left / 1000)));
       this.blockedUntil.delete(address);
-      return;
     }
-    throw new TooManyAuthFailuresError(this.limit, Math.max(1, Math.ceil(left / 1000)));
-  }
-
-  /** Counts a failure of `address`; blocks it once the limit is reached. */
-  async record(address: string): Promise<void> {
-    if (this.limit === 0) return;
     const count = await this.storage.increment(`auth-failures:${address}`, WINDOW_MS, this.limit, WINDOW_MS, 'auth');
-    if (!count.isBlocked && count.totalHits < this.limit) return;
-    const seconds = count.isBlocked ? count.timeToBlockExpire : count.timeToExpire;
+    if (!count.isBlocked) return undefined;
+    const seconds = Math.max(1, count.timeToBlockExpire);
     if (this.blockedUntil.size > SWEEP_ABOVE) this.sweep();
-    this.blockedUntil.set(address, Date.now() + Math.max(1, seconds) * 1000);
+    this.blockedUntil.set(address, Date.now() + seconds * 1000);
+    return new TooManyAuthFailuresError(this.limit, seconds);
   }
 
   private sweep(): void {

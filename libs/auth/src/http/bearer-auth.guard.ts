@@ -4,7 +4,7 @@ import { continueIfExpected, requestContext, routeSettingsOf } from '@app/platfo
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyVerifier } from '../application/api-key.verifier';
 import { AuthFailureLimit } from './auth-failure-limit';
-import { InvalidApiKeyError, MissingApiKeyError, TooManyAuthFailuresError } from './auth.errors';
+import { InvalidApiKeyError, MissingApiKeyError } from './auth.errors';
 
 export const AUTH_REALM = 'petstore';
 
@@ -20,9 +20,9 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * the first hook after `onRequest`, it runs after the request id, route and
  * deprecation headers are set, so its 401s carry them.
  *
- * An address that sent too many requests without a valid key gets 429 before
- * its key is looked at (see AuthFailureLimit); each 401 is counted before it
- * is sent, so a client that waits for its answers is counted exactly.
+ * A valid key is always served. A failure is counted before it is answered
+ * (see AuthFailureLimit), and answered 429 instead of 401 once its address
+ * has failed too often.
  */
 @Injectable()
 export class BearerAuthGuard implements OnModuleInit {
@@ -35,39 +35,41 @@ export class BearerAuthGuard implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('preParsing', (request, reply, payload, done) => {
-      try {
-        this.authenticate(request, reply);
-      } catch (error) {
-        if (error instanceof TooManyAuthFailuresError) {
-          reply.header('retry-after', String(error.retryAfterSeconds));
-          return done(error);
-        }
-        // A failure to count (the storage fails open anyway) never turns the 401 into anything else.
-        const answer = () => done(error as Error);
-        this.failures.record(request.ip).then(answer, answer);
-        return;
+      const failure = this.authenticate(request, reply);
+      if (!failure) {
+        // Only now may a client waiting with `Expect: 100-continue` send its body.
+        continueIfExpected(request, reply);
+        return done(null, payload);
       }
-      // Only now may a client waiting with `Expect: 100-continue` send its body.
-      continueIfExpected(request, reply);
-      done(null, payload);
+      // A failure to count (the storage fails open anyway) never turns the 401 into anything else.
+      this.failures.judge(request.ip).then(
+        (tooMany) => {
+          if (!tooMany) return done(failure);
+          reply.removeHeader('www-authenticate');
+          reply.header('retry-after', String(tooMany.retryAfterSeconds));
+          done(tooMany);
+        },
+        () => done(failure),
+      );
     });
   }
 
-  authenticate(request: FastifyRequest, reply: FastifyReply): void {
+  /** The caller's error, or `undefined` once the request may go on (the caller is recorded on it). */
+  authenticate(request: FastifyRequest, reply: FastifyReply): MissingApiKeyError | InvalidApiKeyError | undefined {
     // An unknown route is answered 404 or 405 alike for everybody.
-    if (request.is404 || routeSettingsOf(request).public) return;
-    this.failures.check(request.ip);
+    if (request.is404 || routeSettingsOf(request).public) return undefined;
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {
       reply.header('www-authenticate', `Bearer realm="${AUTH_REALM}"`);
-      throw new MissingApiKeyError();
+      return new MissingApiKeyError();
     }
     const token = BEARER.exec(header)?.[1];
     const caller = token === undefined ? undefined : this.verifier.verify(token);
     if (!caller) {
       reply.header('www-authenticate', `Bearer realm="${AUTH_REALM}", error="invalid_token"`);
-      throw new InvalidApiKeyError();
+      return new InvalidApiKeyError();
     }
     requestContext(request.raw).principal = caller.principal;
+    return undefined;
   }
 }
