@@ -6,6 +6,7 @@ import { runKeysCli, startService, type ServiceProcess } from './support/service
 import { TEST_API_KEY } from './support/test-app';
 
 const CACHE_SECONDS = 1;
+const STALE_SECONDS = 3;
 /** A change must show within API_KEY_CACHE_SECONDS; this much more covers the refresh query and the request. */
 const SLACK_MS = 1_500;
 
@@ -15,6 +16,18 @@ async function untilAnswered(service: ServiceProcess, key: string, status: numbe
     const answer = await call(service.baseUrl, 'GET', '/v1/pets', undefined, key);
     if (answer.status === status) return answer;
     if (Date.now() > deadline) throw new Error(`still ${answer.status}, not ${status}, on ${service.baseUrl}`);
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+}
+
+/** Polls `/health/ready` on `service` until it answers `status`: its body then. */
+async function untilReady(service: ServiceProcess, status: number, deadline: number): Promise<unknown> {
+  for (;;) {
+    const answer = await fetch(`${service.baseUrl}/health/ready`);
+    const body: unknown = await answer.json();
+    if (answer.status === status) return body;
+    if (Date.now() > deadline)
+      throw new Error(`readiness still ${answer.status}, not ${status}, on ${service.baseUrl}`);
     await new Promise((wait) => setTimeout(wait, 50));
   }
 }
@@ -47,6 +60,7 @@ for (const kind of DATABASE_KINDS) {
               ...env,
               API_KEYS: TEST_API_KEY,
               API_KEY_CACHE_SECONDS: String(CACHE_SECONDS),
+              API_KEY_STALE_SECONDS: String(STALE_SECONDS),
               LOG_LEVEL: 'info',
             }),
           );
@@ -173,6 +187,53 @@ for (const kind of DATABASE_KINDS) {
           stdout: expect.stringMatching(/^Key "team-a" was already revoked at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.\n$/),
           stderr: '',
         });
+      });
+
+      it('while the key table cannot be read: readiness 503 at once, stored keys refused 503 after API_KEY_STALE_SECONDS', async () => {
+        const created = await runKeysCli(['create', '--name', 'team-b'], env);
+        const teamB = created.stdout.trim();
+        let deadline = Date.now() + CACHE_SECONDS * 1000 + SLACK_MS;
+        for (const service of services) await untilAnswered(service, teamB, 200, deadline);
+
+        // The table goes away (a bad migration, a lost grant), and the key is revoked where the instances cannot see.
+        await queryDatabase(database.url, 'ALTER TABLE auth_api_keys RENAME TO auth_api_keys_away');
+        const away = Date.now();
+        await queryDatabase(database.url, `UPDATE auth_api_keys_away SET revoked_at = 1 WHERE name = 'team-b'`);
+        try {
+          deadline = Date.now() + CACHE_SECONDS * 1000 + SLACK_MS;
+          for (const service of services) {
+            expect(await untilReady(service, 503, deadline)).toEqual({
+              code: 'not_ready',
+              message: 'not ready: the API keys cannot be read from the database',
+              status: 503,
+            });
+          }
+          deadline = away + (STALE_SECONDS + CACHE_SECONDS) * 1000 + SLACK_MS;
+          for (const service of services) {
+            const refused = await untilAnswered(service, teamB, 503, deadline);
+            // Counted from the last refresh that read the table, at most CACHE_SECONDS before it went away.
+            expect(Date.now() - away).toBeGreaterThanOrEqual((STALE_SECONDS - CACHE_SECONDS) * 1000);
+            expect({ status: refused.status, body: refused.body }).toEqual({
+              status: 503,
+              body: {
+                code: 'api_keys_unavailable',
+                message: `the API keys could not be read from the database for more than ${STALE_SECONDS} s; retry shortly`,
+                status: 503,
+              },
+            });
+            // The keys of API_KEYS do not depend on the database.
+            expect((await call(service.baseUrl, 'GET', '/v1/pets')).status).toBe(200);
+          }
+        } finally {
+          await queryDatabase(database.url, 'ALTER TABLE auth_api_keys_away RENAME TO auth_api_keys');
+        }
+        deadline = Date.now() + CACHE_SECONDS * 1000 + SLACK_MS;
+        for (const service of services) {
+          expect(await untilAnswered(service, teamB, 401, deadline)).toMatchObject({
+            body: { code: 'invalid_api_key' },
+          });
+          await untilReady(service, 200, deadline);
+        }
       });
 
       it('refuses a taken name, an unknown name and a bad name with a message and exit status 1', async () => {

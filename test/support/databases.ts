@@ -62,11 +62,11 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   }
 }
 
-/** Rows of `sql` read straight from the database a `DATABASE_URL` names, beside the service. */
+/** Runs `sql` straight on the database a `DATABASE_URL` names, beside the service: the rows it returns. */
 export async function queryDatabase(databaseUrl: string, sql: string): Promise<Array<Record<string, unknown>>> {
   if (databaseUrl.startsWith('postgres'))
     return withClient(databaseUrl, async (client) => (await client.query(sql)).rows);
-  const db = new sqlite3.Database(databaseUrl.slice('sqlite:'.length), sqlite3.OPEN_READONLY);
+  const db = new sqlite3.Database(databaseUrl.slice('sqlite:'.length), sqlite3.OPEN_READWRITE);
   try {
     return await new Promise((resolve, reject) =>
       db.all(sql, (error, rows) => (error ? reject(error) : resolve(rows as Array<Record<string, unknown>>))),

@@ -1,5 +1,5 @@
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_LOGGER, AppConfig } from '@app/platform';
+import { APP_LOGGER, AppConfig, Readiness } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';
@@ -21,10 +21,12 @@ import { SqlApiKeyRepository } from './infrastructure/sql-api-key.repository';
     { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
     {
       provide: StoredApiKeys,
-      inject: [ApiKeyRepository, APP_LOGGER],
-      useFactory: (keys: ApiKeyRepository, logger: Logger) =>
-        new StoredApiKeys(keys, (error) =>
-          logger.warn({ context: 'ApiKeys', err: error }, 'could not record when an API key was last used'),
+      inject: [ApiKeyRepository, APP_LOGGER, AppConfig],
+      useFactory: (keys: ApiKeyRepository, logger: Logger, config: AppConfig) =>
+        new StoredApiKeys(
+          keys,
+          (error) => logger.warn({ context: 'ApiKeys', err: error }, 'could not record when an API key was last used'),
+          config.apiKeyStaleSeconds,
         ),
     },
     {
@@ -45,7 +47,11 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     private readonly stored: StoredApiKeys,
     private readonly config: AppConfig,
     @Inject(APP_LOGGER) private readonly logger: Logger,
-  ) {}
+    readiness: Readiness,
+  ) {
+    // A revocation made while the keys cannot be read would go unseen: not ready until they are read again.
+    readiness.add(() => (this.failing ? 'the API keys cannot be read from the database' : undefined));
+  }
 
   /** A failure here stops the startup: a service that cannot read its keys would refuse every caller. */
   async onModuleInit(): Promise<void> {
@@ -72,7 +78,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
       if (!this.failing) {
         this.logger.warn(
           { context: 'ApiKeys', err: error },
-          'could not read the API keys from the database: the keys last read stay in force',
+          `could not read the API keys from the database: the keys last read stay in force for API_KEY_STALE_SECONDS (${this.config.apiKeyStaleSeconds} s), readiness is 503`,
         );
       }
       this.failing = true;

@@ -32,6 +32,8 @@ export { RouteIndex } from './http/route-index';
 export type { RequestContext } from './http/request-context';
 export { WithRouteSettings, routeSettingsOf } from './http/route-config';
 export type { DeprecatedRoute, DeprecationNotice, RouteSettings } from './http/route-config';
+export { Readiness } from './health/readiness';
+export type { ReadinessCheck } from './health/readiness';
 export { Drain } from './lifecycle/drain.service';
 export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 export { logStartupFailure } from './logging/app-logger';

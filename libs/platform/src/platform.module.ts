@@ -10,6 +10,7 @@ import { ErrorFilter } from './errors/error.filter';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { DatabaseHealthIndicator } from './health/database.health';
 import { HealthController } from './health/health.controller';
+import { Readiness } from './health/readiness';
 import { DeprecationHeaders } from './http/deprecation-headers';
 import { RequestContextHooks } from './http/request-context.hooks';
 import { RouteIndex } from './http/route-index';
@@ -71,10 +72,20 @@ export class PlatformModule {
           useFactory: () => new SqliteFileIdentity(config.database.type === 'sqlite' ? config.database.path : ''),
         },
         DatabaseHealthIndicator,
+        Readiness,
         IdempotencyStore,
         Drain,
       ],
-      exports: [AppConfig, APP_LOGGER, Drain, MetricsService, SqliteFileIdentity, IdempotencyStore, RateLimitStorage],
+      exports: [
+        AppConfig,
+        APP_LOGGER,
+        Drain,
+        MetricsService,
+        SqliteFileIdentity,
+        IdempotencyStore,
+        RateLimitStorage,
+        Readiness,
+      ],
     };
   }
 }

@@ -12,6 +12,7 @@ export class AcceptedApiKeys extends ApiKeyVerifier {
   }
 
   verify(presentedKey: string): Caller | undefined {
-    return this.stored.verify(presentedKey) ?? this.configured.verify(presentedKey);
+    // The keys of API_KEYS first: they stay valid while the stored ones cannot be read.
+    return this.configured.verify(presentedKey) ?? this.stored.verify(presentedKey);
   }
 }

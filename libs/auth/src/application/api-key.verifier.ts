@@ -13,6 +13,11 @@ export interface Caller {
  * store of its own provides its own class under this token.
  */
 export abstract class ApiKeyVerifier {
-  /** The caller the key belongs to, or `undefined` for an unknown key. Synchronous: it runs on every request. */
+  /**
+   * The caller the key belongs to, or `undefined` for an unknown key.
+   * Synchronous: it runs on every request. Throws an AppError of kind
+   * `unavailable` when it cannot tell now (the key store has not been read
+   * for too long).
+   */
   abstract verify(presentedKey: string): Caller | undefined;
 }

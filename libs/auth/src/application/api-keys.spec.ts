@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiKey } from '../domain/api-key';
-import { ApiKeyNameTakenError, ApiKeyNotFoundError, InvalidApiKeyNameError } from '../domain/api-key.errors';
+import {
+  ApiKeyNameTakenError,
+  ApiKeyNotFoundError,
+  ApiKeysUnavailableError,
+  InvalidApiKeyNameError,
+} from '../domain/api-key.errors';
 import { ApiKeyRepository } from '../domain/api-key.repository';
 import { ApiKeysService } from './api-keys.service';
 import { AcceptedApiKeys } from './accepted-api-keys';
@@ -33,6 +38,8 @@ class InMemoryApiKeyRepository extends ApiKeyRepository {
     this.usesRecorded.push({ name, at: at.getTime() });
   }
 }
+
+const STALE_SECONDS = 120;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -99,6 +106,7 @@ describe('StoredApiKeys', () => {
     stored = new StoredApiKeys(
       repository,
       (error) => failures.push(error),
+      STALE_SECONDS,
       () => clock,
     );
   });
@@ -123,6 +131,23 @@ describe('StoredApiKeys', () => {
     expect(stored.verify(key)).toEqual({ principal: 'team-a' });
     await stored.refresh();
     expect(stored.verify(key)).toBeUndefined();
+  });
+
+  it('refuses a stored key as unavailable once the keys went unread for API_KEY_STALE_SECONDS; API_KEYS still work', async () => {
+    const { key } = await service.create('team-a');
+    await stored.refresh();
+    const accepted = new AcceptedApiKeys(stored, new ConfiguredApiKeys(['configured-key-0123456789']));
+    clock += STALE_SECONDS * 1000;
+    expect(accepted.verify(key)).toEqual({ principal: 'team-a' });
+    clock += 1;
+    expect(() => accepted.verify(key)).toThrow(new ApiKeysUnavailableError(STALE_SECONDS));
+    expect(() => accepted.verify('pst_' + '0'.repeat(76))).toThrow(ApiKeysUnavailableError);
+    expect(accepted.verify('configured-key-0123456789')).toEqual({
+      principal: sha256('configured-key-0123456789').slice(0, 12),
+    });
+    expect(accepted.verify('not-a-pst-key-0123456789')).toBeUndefined();
+    await stored.refresh();
+    expect(accepted.verify(key)).toEqual({ principal: 'team-a' });
   });
 
   it('records "last used" at most once a minute per key, without the caller waiting', async () => {

@@ -10,6 +10,19 @@ export const API_KEY_ERROR_CODES = {
   invalidName: 'invalid_api_key_name',
 } as const;
 
+/** The stored keys could not be read for too long: a key of theirs is neither accepted nor called invalid. */
+export class ApiKeysUnavailableError extends AppError {
+  static readonly code = 'api_keys_unavailable';
+
+  constructor(staleSeconds: number) {
+    super(
+      'unavailable',
+      ApiKeysUnavailableError.code,
+      `the API keys could not be read from the database for more than ${staleSeconds} s; retry shortly`,
+    );
+  }
+}
+
 export class ApiKeyNameTakenError extends AppError {
   constructor(name: string) {
     super('conflict', API_KEY_ERROR_CODES.nameTaken, `a key named "${name}" exists already (names are never reused)`);

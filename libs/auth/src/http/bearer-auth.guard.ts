@@ -35,7 +35,13 @@ export class BearerAuthGuard implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('preParsing', (request, reply, payload, done) => {
-      const failure = this.authenticate(request, reply);
+      let failure;
+      try {
+        failure = this.authenticate(request, reply);
+      } catch (error) {
+        // The key could not be checked (the key store is unavailable): not the caller's failure.
+        return done(error as Error);
+      }
       if (!failure) {
         // Only now may a client waiting with `Expect: 100-continue` send its body.
         continueIfExpected(request, reply);

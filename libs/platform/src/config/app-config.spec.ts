@@ -68,6 +68,7 @@ describe('AppConfig.fromEnvironment', () => {
       MAX_CONNECTIONS: '500',
       IDEMPOTENCY_TTL_HOURS: '48',
       API_KEY_CACHE_SECONDS: '5',
+      API_KEY_STALE_SECONDS: '30',
       AUTH_FAILURES_PER_MINUTE: '0',
       REDIS_URL: 'redis://:secret@cache.internal:6380/2',
       REDIS_KEY_PREFIX: 'petstore-eu:',
@@ -94,6 +95,7 @@ describe('AppConfig.fromEnvironment', () => {
       maxConnections: 500,
       idempotencyTtlHours: 48,
       apiKeyCacheSeconds: 5,
+      apiKeyStaleSeconds: 30,
       authFailuresPerMinute: 0,
       redis: { url: 'redis://:secret@cache.internal:6380/2', keyPrefix: 'petstore-eu:' },
       trustProxy: ['10.0.0.0/8', '192.168.1.7', 'loopback'],
@@ -143,6 +145,8 @@ describe('AppConfig.fromEnvironment', () => {
     [{ MAX_CONNECTIONS: '99999999' }, 'MAX_CONNECTIONS'],
     [{ API_KEY_CACHE_SECONDS: '0' }, 'API_KEY_CACHE_SECONDS'],
     [{ API_KEY_CACHE_SECONDS: '31' }, 'API_KEY_CACHE_SECONDS'],
+    [{ API_KEY_STALE_SECONDS: '10' }, 'API_KEY_STALE_SECONDS'],
+    [{ API_KEY_STALE_SECONDS: '3601' }, 'API_KEY_STALE_SECONDS'],
     [{ AUTH_FAILURES_PER_MINUTE: '-5' }, 'AUTH_FAILURES_PER_MINUTE'],
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
     [{ REDIS_URL: 'cache:6379' }, 'REDIS_URL'],
@@ -175,7 +179,12 @@ describe('AppConfig.fromEnvironment', () => {
 
   it('defaults the key cache, the failed-authentication limit and Redis', () => {
     const config = AppConfig.fromEnvironment(base());
-    expect([config.apiKeyCacheSeconds, config.authFailuresPerMinute, config.redis]).toEqual([10, 60, undefined]);
+    expect([config.apiKeyCacheSeconds, config.apiKeyStaleSeconds, config.authFailuresPerMinute, config.redis]).toEqual([
+      10,
+      60,
+      60,
+      undefined,
+    ]);
     expect([config.metrics, config.securityHeaders]).toEqual([true, true]);
   });
 

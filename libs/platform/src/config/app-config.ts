@@ -56,6 +56,8 @@ export class AppConfig {
   readonly maxConnections: number;
   /** How often the keys stored in the database are read again: a revoked key stops working within this. */
   readonly apiKeyCacheSeconds: number;
+  /** How long the keys last read stay in force while the database cannot be read: then they are refused (503). */
+  readonly apiKeyStaleSeconds: number;
   /** Requests with an invalid API key allowed per client address and minute; 0 turns the limit off. */
   readonly authFailuresPerMinute: number;
   /** Where the instances of a fleet count their rate limits together; per instance when unset. */
@@ -96,9 +98,18 @@ export class AppConfig {
         `must be shorter than SHUTDOWN_GRACE_MS (${shutdownDelayMs} >= ${shutdownGraceMs})`,
       );
     }
+    const apiKeyCacheSeconds = integer(env, 'API_KEY_CACHE_SECONDS', 10, 1, 30);
+    const apiKeyStaleSeconds = integer(env, 'API_KEY_STALE_SECONDS', 60, 2, 3_600);
+    if (apiKeyStaleSeconds <= apiKeyCacheSeconds) {
+      throw new ConfigError(
+        'API_KEY_STALE_SECONDS',
+        `must be longer than API_KEY_CACHE_SECONDS (${apiKeyStaleSeconds} <= ${apiKeyCacheSeconds})`,
+      );
+    }
     return new AppConfig({
       maxConnections: maxConnections(env, openFileLimit()),
-      apiKeyCacheSeconds: integer(env, 'API_KEY_CACHE_SECONDS', 10, 1, 30),
+      apiKeyCacheSeconds,
+      apiKeyStaleSeconds,
       authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 60, 0, 1_000_000),
       redis: redis(env),
       trustProxy: trustProxy(env),

@@ -7,11 +7,13 @@ import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { Public } from '../http/public.decorator';
 import { Drain } from '../lifecycle/drain.service';
 import { DatabaseHealthIndicator } from './database.health';
+import { Readiness } from './readiness';
 
 /**
  * Liveness and readiness for load balancers and orchestrators, outside `/v1`
  * and without a key. Readiness fails (503, Error shape) while the database does
- * not answer and as soon as a shutdown starts.
+ * not answer, while a feature module's check fails (see Readiness), and as soon
+ * as a shutdown starts.
  */
 @ApiExcludeController()
 @SkipThrottle()
@@ -21,6 +23,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: DatabaseHealthIndicator,
     private readonly drain: Drain,
+    private readonly readiness: Readiness,
   ) {}
 
   @Get('live')
@@ -38,6 +41,8 @@ export class HealthController {
     if (this.drain.isDraining) {
       throw new AppError('unavailable', PLATFORM_ERROR_CODES.shuttingDown, 'the service is shutting down');
     }
+    const problem = this.readiness.problem();
+    if (problem) throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, `not ready: ${problem}`);
     try {
       return await this.health.check([() => this.database.check('database')]);
     } catch (error) {

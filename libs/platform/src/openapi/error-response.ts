@@ -61,7 +61,8 @@ const ERROR_RESPONSES: Record<
   },
   500: { description: 'An unexpected failure; its details are logged, not returned.' },
   503: {
-    description: 'The service cannot serve the request right now (database unavailable, or shutting down).',
+    description:
+      'The service cannot serve the request right now (database unavailable, the API keys unreadable for too long, or shutting down).',
     headers: RETRY_AFTER,
   },
 };
