@@ -75,7 +75,9 @@ function validName(name: unknown): boolean {
     [...name].length <= 255 &&
     name.isWellFormed() &&
     // eslint-disable-next-line no-control-regex -- the oracle of the name rule: Unicode category Cc
-    !/[\u0000-\u001f\u007f-\u009f]/.test(name)
+    !/[\u0000-\u001f\u007f-\u009f]/.test(name) &&
+    !/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name) &&
+    /[\p{L}\p{N}\p{P}\p{S}]/u.test(name)
   );
 }
 
@@ -248,7 +250,17 @@ describe('fuzzing', () => {
       fc.string({ minLength: 1, maxLength: 20 }),
       fc.string({ unit: 'grapheme', minLength: 1, maxLength: 5 }),
       fc.string({ unit: 'binary', maxLength: 5 }),
-      fc.constantFrom('', 'x'.repeat(255), 'x'.repeat(256), 'a\u0000b', '\ud800', '\u2764\ufe0f'),
+      fc.constantFrom(
+        '',
+        'x'.repeat(255),
+        'x'.repeat(256),
+        'a\u0000b',
+        '\ud800',
+        '\u2764\ufe0f',
+        ' ',
+        '\u200b',
+        'a\u202e',
+      ),
       fc.integer(),
       fc.constant(null),
       fc.array(fc.string(), { maxLength: 2 }),

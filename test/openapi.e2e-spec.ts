@@ -187,7 +187,9 @@ describe('the OpenAPI document', () => {
     expect(NewPet.required).toEqual(['name', 'categoryId']);
     // Unknown properties are refused, and so are control characters (Unicode Cc) in a name.
     expect(NewPet.additionalProperties).toBe(false);
-    expect(NewPet.properties.name.pattern).toBe('^[^\\u0000-\\u001F\\u007F-\\u009F]*$');
+    expect(NewPet.properties.name.pattern).toBe(
+      '^(?=[\\s\\S]*[\\p{L}\\p{N}\\p{P}\\p{S}])[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$',
+    );
     expect(NewPet.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
     expect(NewPet.properties.categoryId).toMatchObject({
       type: 'integer',

@@ -189,6 +189,53 @@ describe('protocol edges', () => {
     });
 
     it.each([
+      ['FF FE C3', Buffer.from([0xff, 0xfe, 0xc3])],
+      ['an overlong slash (C0 AF)', Buffer.from([0xc0, 0xaf])],
+      ['a lone continuation byte', Buffer.from([0x80])],
+    ])('answers a name holding %s, which is not UTF-8, 400 malformed_json and stores nothing', async (_what, bytes) => {
+      const payload = Buffer.concat([Buffer.from('{"name":"Rex'), bytes, Buffer.from('","categoryId":1}')]);
+      // fetch sends the bytes as they are (supertest would serialise a Buffer as JSON).
+      const response = await fetch(`http://127.0.0.1:${port}/v1/pets`, {
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: payload,
+      });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+      expect(await response.json()).toEqual(errorBody(400, 'malformed_json', 'request body is not valid UTF-8'));
+      const listed = await t.http().get('/v1/pets?limit=100').set(AUTH);
+      expect(listed.text).not.toContain('\\ufffd');
+      expect(listed.text).not.toContain('\ufffd');
+    });
+
+    const nested = (depth: number, inner: string) => '['.repeat(depth) + inner + ']'.repeat(depth);
+    it.each([
+      ['name', `{"name":${nested(1300, '"Rex"')},"categoryId":1}`],
+      ['categoryId', `{"name":"Rex","categoryId":${nested(1300, '1')}}`],
+      ['status', `{"name":"Rex","categoryId":1,"status":${nested(1300, '"sold"')}}`],
+      ['an unknown property', `{"name":"Rex","categoryId":1,"x":${nested(3100, '{}')}}`],
+    ])('answers arrays nested 1,300 deep or more in %s 400 invalid_body naming the bound', async (_what, payload) => {
+      for (const key of [undefined, 'deep-1']) {
+        const request = t.http().post('/v1/pets').set(AUTH).set('content-type', 'application/json');
+        if (key) request.set('idempotency-key', `${key}-${_what}`);
+        const response = await request.send(payload);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(
+          errorBody(400, 'invalid_body', 'request body nests arrays and objects deeper than 32 levels'),
+        );
+      }
+    });
+
+    it('accepts 32 levels, brackets inside strings not counted', async () => {
+      const response = await post(
+        { 'content-type': 'application/json' },
+        `{"name":"[[[{{{ Rex \\" [[[","categoryId":1,"x":${nested(31, '1')}}`,
+      );
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(errorBody(400, 'invalid_body', "unknown property 'x'"));
+    });
+
+    it.each([
       ['identity', { 'content-encoding': 'identity' }],
       ['charset=UTF-8', { 'content-type': 'application/json; charset=UTF-8' }],
     ])('accepts %s', async (_what, headers) => {

@@ -72,6 +72,21 @@ for (const kind of DATABASE_KINDS) {
           ['name with a NUL', { name: 'Rex\u0000', categoryId: 1 }, 'name must not contain control characters'],
           ['name with a newline', { name: 'Rex\nBoss', categoryId: 1 }, 'name must not contain control characters'],
           [
+            'name with a bidi override',
+            { name: 'Rex\u202egnp.exe', categoryId: 1 },
+            'name must not contain bidirectional control characters',
+          ],
+          [
+            'name of spaces only',
+            { name: '   ', categoryId: 1 },
+            'name must contain a visible character (a letter, digit, punctuation or symbol)',
+          ],
+          [
+            'name of zero-width characters only',
+            { name: '\u200b\u200d\ufeff', categoryId: 1 },
+            'name must contain a visible character (a letter, digit, punctuation or symbol)',
+          ],
+          [
             'categoryId a string',
             { name: 'Rex', categoryId: '5' },
             `categoryId must be an integer from -${MAX_SAFE} to ${MAX_SAFE}`,

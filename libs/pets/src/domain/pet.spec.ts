@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NewPet, Pet } from './pet';
+import { NewPet, PET_NAME_PATTERN, Pet, petNameProblem } from './pet';
 import { PET_ERROR_CODES } from './pet.errors';
 import { PetStatus } from './pet-status';
 
@@ -22,6 +22,12 @@ describe('NewPet', () => {
     [{ name: 'Re\nx', categoryId: 1 }, 'name must not contain control characters'],
     [{ name: 'Rex\u0085', categoryId: 1 }, 'name must not contain control characters'],
     [{ name: 'Rex\u009f', categoryId: 1 }, 'name must not contain control characters'],
+    [{ name: 'Rex\u202egnp.exe', categoryId: 1 }, 'name must not contain bidirectional control characters'],
+    [{ name: '\u2066Rex\u2069', categoryId: 1 }, 'name must not contain bidirectional control characters'],
+    [{ name: 'Rex\u200f', categoryId: 1 }, 'name must not contain bidirectional control characters'],
+    [{ name: '   ', categoryId: 1 }, 'name must contain a visible character'],
+    [{ name: '\u200b\u200c\u200d\u2060\ufeff', categoryId: 1 }, 'name must contain a visible character'],
+    [{ name: '\u3000\u00a0\u0301', categoryId: 1 }, 'name must contain a visible character'],
     [{ name: 'Rex', categoryId: 1.5 }, 'categoryId must be an integer'],
     [{ name: 'Rex', categoryId: Number.MAX_SAFE_INTEGER + 1 }, 'categoryId must be an integer'],
     [{ name: 'Rex', categoryId: Number.NaN }, 'categoryId must be an integer'],
@@ -31,6 +37,22 @@ describe('NewPet', () => {
     );
     expect(() => NewPet.create(props)).toThrow(message);
   });
+
+  it.each(['Rex', ' Rex ', 'Ré', '北京', '🐕', '\u2764\ufe0f', '42', '!', 'a\u200db', 'שלום'])(
+    'accepts the name %j, and so does the pattern the document states',
+    (name) => {
+      expect(NewPet.create({ name, categoryId: 1 }).name).toBe(name);
+      expect(new RegExp(PET_NAME_PATTERN, 'u').test(name)).toBe(true);
+    },
+  );
+
+  it.each(['   ', '\u200b', 'Rex\u202e', 'Rex\u0000', 'a\nb', '\u2066\u2069'])(
+    'refuses the name %j, and so does the pattern the document states',
+    (name) => {
+      expect(petNameProblem(name)).toBeDefined();
+      expect(new RegExp(PET_NAME_PATTERN, 'u').test(name)).toBe(false);
+    },
+  );
 
   it('accepts the extremes a JSON number holds exactly', () => {
     expect(NewPet.create({ name: 'a', categoryId: Number.MAX_SAFE_INTEGER }).categoryId).toBe(Number.MAX_SAFE_INTEGER);

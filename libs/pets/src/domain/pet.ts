@@ -3,8 +3,23 @@ import type { PetStatus } from './pet-status';
 
 export const PET_NAME_MAX_LENGTH = 255;
 
-/** The control-character rule as a JSON Schema pattern, for the OpenAPI document. */
-export const PET_NAME_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+/**
+ * Bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069):
+ * they reorder the text around a name wherever it is shown (a "Trojan Source"
+ * name in a list or a log).
+ */
+const BIDI_CONTROLS = '\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069';
+/** Control characters (Unicode Cc). */
+const CONTROLS = '\\u0000-\\u001F\\u007F-\\u009F';
+/** What can be seen: a letter, a digit, a punctuation mark or a symbol (an emoji is one). */
+const VISIBLE = '\\p{L}\\p{N}\\p{P}\\p{S}';
+
+/** The name rule as a JSON Schema pattern (ECMA-262 with the `u` flag), for the OpenAPI document. */
+export const PET_NAME_PATTERN = `^(?=[\\s\\S]*[${VISIBLE}])[^${CONTROLS}${BIDI_CONTROLS}]*$`;
+
+const HAS_CONTROL = new RegExp(`[${CONTROLS}]`, 'u');
+const HAS_BIDI_CONTROL = new RegExp(`[${BIDI_CONTROLS}]`, 'u');
+const HAS_VISIBLE = new RegExp(`[${VISIBLE}]`, 'u');
 
 export interface PetProps {
   name: string;
@@ -61,13 +76,17 @@ export class Pet {
  * What is wrong with a pet name, if anything: 1 to 255 characters (code
  * points), well-formed Unicode (a lone surrogate would be stored as U+FFFD,
  * so the pet would not come back as it was sent), no control characters
- * (Unicode category Cc: U+0000-U+001F, U+007F-U+009F; see PET_NAME_PATTERN).
+ * (Unicode category Cc) and no bidirectional controls, and at least one
+ * character that can be seen: a name of spaces or zero-width characters only
+ * would be a blank line in every list (see PET_NAME_PATTERN).
  */
 export function petNameProblem(name: string): string | undefined {
   const length = [...name].length;
   if (length < 1 || length > PET_NAME_MAX_LENGTH) return `name must be 1 to ${PET_NAME_MAX_LENGTH} characters long`;
   if (!name.isWellFormed()) return 'name must be well-formed Unicode (no lone surrogates)';
-  if (/\p{Cc}/u.test(name)) return 'name must not contain control characters';
+  if (HAS_CONTROL.test(name)) return 'name must not contain control characters';
+  if (HAS_BIDI_CONTROL.test(name)) return 'name must not contain bidirectional control characters';
+  if (!HAS_VISIBLE.test(name)) return 'name must contain a visible character (a letter, digit, punctuation or symbol)';
   return undefined;
 }
 

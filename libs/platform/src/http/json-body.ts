@@ -1,22 +1,74 @@
+import { isUtf8 } from 'node:buffer';
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error';
+import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+
+/** Deepest nesting of arrays and objects a body may have: the contract's bodies are one level deep. */
+export const MAX_JSON_DEPTH = 32;
 
 /**
  * Request bodies are JSON in UTF-8, sent as they are: a `Content-Encoding`
  * other than `identity` (a gzip body, or a plain body labelled gzip) and a
  * charset other than UTF-8 are answered 415 rather than parsed as something
  * they are not. Every other media type is refused too (Fastify would also
- * take text/plain). Fastify's own JSON parser does the parsing, with its
+ * take text/plain). Bytes that are not UTF-8 are refused (400), not read as
+ * U+FFFD and stored; so is a body nested deeper than MAX_JSON_DEPTH, before it
+ * is parsed (the recursive code after the parser, class-transformer's and the
+ * idempotency fingerprint's, would overflow the stack on a few kilobytes of
+ * brackets). Fastify's own JSON parser does the parsing, with its
  * prototype-poisoning protection.
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const problem = unsupportedEncodingOf(request);
     if (problem) return done(new UnsupportedMediaTypeException(problem), undefined);
-    void parse(request, body as string, done);
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
+      return done(
+        new AppError('invalid', PLATFORM_ERROR_CODES.malformedJson, 'request body is not valid UTF-8'),
+        undefined,
+      );
+    }
+    if (depthOf(bytes) > MAX_JSON_DEPTH) {
+      return done(
+        new AppError(
+          'invalid',
+          PLATFORM_ERROR_CODES.invalidBody,
+          `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+        ),
+        undefined,
+      );
+    }
+    void parse(request, bytes.toString('utf8'), done);
   });
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN = new Set([0x5b, 0x7b]);
+const CLOSE = new Set([0x5d, 0x7d]);
+
+/**
+ * The deepest nesting of `[` and `{` in JSON text, outside strings. Bytes of
+ * UTF-8 multi-byte characters are all above 0x7F, so scanning bytes is exact.
+ */
+function depthOf(bytes: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (OPEN.has(byte)) deepest = Math.max(deepest, ++depth);
+    else if (CLOSE.has(byte)) depth--;
+  }
+  return deepest;
 }
 
 function unsupportedEncodingOf(request: FastifyRequest): string | undefined {

@@ -22,7 +22,8 @@ export class CreatePetDto {
     minLength: 1,
     maxLength: PET_NAME_MAX_LENGTH,
     pattern: PET_NAME_PATTERN,
-    description: "The pet's name: 1 to 255 characters, well-formed Unicode, no control characters (Unicode Cc).",
+    description:
+      "The pet's name: 1 to 255 characters, well-formed Unicode, no control characters (Unicode Cc) and no bidirectional controls, with at least one letter, digit, punctuation mark or symbol.",
     example: 'Rex',
   })
   // class-validator checks the lowest decorator first, and stops at the first failure.
