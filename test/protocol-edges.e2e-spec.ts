@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchange, open, parseResponses, type RawResponse } from './support/raw-client';
+import { waitFor } from './support/wait-for';
 import { AUTH, JSON_CONTENT_TYPE, TEST_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
 
 /*
@@ -83,27 +84,58 @@ describe('protocol edges', () => {
       expect(old[0].status).toBe(200);
     });
 
-    it('answers an over-long path parameter 414 with a request id and the security headers', async () => {
-      const [response] = await exchange(port, `GET /v1/pets/${'1'.repeat(120)} HTTP/1.1\r\nHost: x\r\n${KEY}\r\n`);
-      expect(response.status).toBe(414);
-      expect(response.headers).toMatchObject({
-        'x-request-id': expect.stringMatching(UUID),
-        'x-content-type-options': 'nosniff',
-      });
-      expect(JSON.parse(response.body)).toEqual(
-        errorBody(414, 'uri_too_long', 'a path parameter is longer than 100 characters'),
+    it('answers CONNECT 405 in the Error shape, with Allow, and closes the connection', async () => {
+      const [response, ...others] = await exchange(
+        port,
+        `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`,
       );
+      expect(others).toEqual([]);
+      expect(response.headers).toMatchObject({ allow: 'GET, HEAD, POST', connection: 'close' });
+      expectErrorAnswer(
+        response,
+        errorBody(
+          405,
+          'method_not_allowed',
+          'CONNECT is not supported: this service is not a proxy; use GET, HEAD, POST',
+        ),
+      );
+    });
+
+    it('closes the connection after answering a request whose body it did not read: no second answer', async () => {
+      const client = await open(port);
+      // Unauthenticated, chunked, and never finished.
+      client.socket.write(
+        'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"nam\r\n',
+      );
+      await client.closed;
+      const responses = parseResponses(client.received());
+      expect(responses.map((response) => response.status)).toEqual([401]);
+      expect(responses[0].headers.connection).toBe('close');
+      expect(JSON.parse(responses[0].body)).toEqual(
+        errorBody(401, 'missing_api_key', 'an API key is required: send Authorization: Bearer <key>'),
+      );
+    });
+
+    it('keeps the connection open after an answer to a request it read whole', async () => {
+      const client = await open(port);
+      client.socket.write(`GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\n${KEY}\r\n`);
+      await waitFor(() => parseResponses(client.received()).length === 1, 'the answer');
+      const [response] = parseResponses(client.received());
+      expect(response.status).toBe(200);
+      expect(response.headers.connection).toBe('keep-alive');
+      expect(client.socket.destroyed).toBe(false);
+      client.socket.destroy();
     });
 
     it('counts every one of these answers in the metrics, once each', async () => {
       const metrics = (await t.http().get('/metrics')).text;
-      // The answers of the tests above: five malformed requests, two oversized, one slow, one expectation, one 414.
+      // The answers of the tests above: five malformed requests, two oversized, one slow, one expectation, one CONNECT.
       for (const [method, status, count] of [
         ['UNKNOWN', 400, 5],
         ['UNKNOWN', 431, 2],
         ['UNKNOWN', 408, 1],
         ['GET', 417, 1],
-        ['GET', 414, 1],
+        ['CONNECT', 405, 1],
       ]) {
         expect(metrics).toContain(
           `http_requests_total{route="unmatched",method="${method}",status="${status}"} ${count}\n`,

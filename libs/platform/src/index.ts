@@ -22,7 +22,7 @@ export { API_PREFIX } from './http/api-prefix';
 export { Deprecated } from './http/deprecated.decorator';
 export { createHttpApplication } from './http/http-application';
 export { MAX_BODY_BYTES } from './http/http-limits';
-export { IntegerIdPipe } from './http/integer-id.pipe';
+export { INT64_RULE, IntegerIdPipe, parseInt64 } from './http/integer-id.pipe';
 export { setCreatedLocation, setNextPageLink } from './http/links';
 export { continueIfExpected } from './http/expect-continue';
 export { Public } from './http/public.decorator';

@@ -49,10 +49,16 @@ for (const kind of DATABASE_KINDS) {
         );
       });
 
-      it('answers 400 for an id that is not a decimal integer', async () => {
-        const response = await t.http().get('/v1/__things-kebab__/1e3').set(AUTH);
+      it.each(['1e3', '9223372036854775808'])('answers 400 for the id %s, which is not an int64', async (id) => {
+        const response = await t.http().get(`/v1/__things-kebab__/${id}`).set(AUTH);
         expect(response.status).toBe(400);
-        expect(response.body).toEqual(errorBody(400, 'invalid_parameter', '__thing__Id must be a decimal integer'));
+        expect(response.body).toEqual(
+          errorBody(
+            400,
+            'invalid_parameter',
+            '__thing__Id must be an integer from -9223372036854775808 to 9223372036854775807',
+          ),
+        );
       });
 
       it('answers 401 without a key', async () => {

@@ -29,7 +29,6 @@ export const PLATFORM_ERROR_CODES = {
   notReady: 'not_ready',
   shuttingDown: 'shutting_down',
   internalError: 'internal_error',
-  uriTooLong: 'uri_too_long',
   databaseUnavailable: 'database_unavailable',
   alreadyExists: 'already_exists',
   requestTimeout: 'request_timeout',

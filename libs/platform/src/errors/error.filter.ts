@@ -18,7 +18,6 @@ const CODE_OF_STATUS: Readonly<Record<number, string>> = {
   404: CODES.routeNotFound,
   405: CODES.methodNotAllowed,
   413: CODES.payloadTooLarge,
-  414: CODES.uriTooLong,
   415: CODES.unsupportedMediaType,
 };
 
@@ -42,7 +41,6 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>
     message: 'Content-Length does not match the request body',
   },
   FST_ERR_BAD_URL: { code: CODES.badRequest, message: 'the URL is malformed (invalid percent-encoding)' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: CODES.uriTooLong, message: 'a path parameter is longer than 100 characters' },
 };
 
 /**

@@ -26,12 +26,15 @@ function bodyOfClientError(error: NodeJS.ErrnoException): ErrorBody {
 
 /**
  * The answers given below Fastify's router and hooks: Node's own refusals of
- * malformed requests (`clientError`) and of unknown `Expect` values
- * (`checkExpectation`). They leave in the Error shape with a request id and
- * the security headers like every other answer, and are logged and counted.
+ * malformed requests (`clientError`), of unknown `Expect` values
+ * (`checkExpectation`) and of `CONNECT` (which Node hands to no route, and
+ * would answer by closing the connection). They leave in the Error shape with
+ * a request id and the security headers like every other answer, and are
+ * logged and counted.
  */
 export class EdgeResponses {
   private count: EdgeCounter = () => undefined;
+  private methods: () => string[] = () => [];
 
   constructor(
     private readonly securityHeaders: Readonly<Record<string, string>>,
@@ -42,23 +45,45 @@ export class EdgeResponses {
     this.count = counter;
   }
 
+  /** Where the methods the routes serve come from, for the `Allow` of a refused CONNECT. */
+  allowWith(methods: () => string[]): void {
+    this.methods = methods;
+  }
+
   /** Fastify's `clientErrorHandler`: the request could not even be parsed. */
   readonly clientError = (error: NodeJS.ErrnoException, socket: Socket): void => {
     // A reset connection has nobody left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const body = bodyOfClientError(error);
     const id = randomUUID();
+    this.answerAndClose(socket, id, body);
+    this.record(id, 'UNKNOWN', undefined, body, error.code);
+  };
+
+  /** Node's `connect`: a proxy's method, which no route serves. */
+  readonly connectRefused = (request: IncomingMessage, socket: Socket): void => {
+    const id = requestIdOf(request);
+    const allowed = this.methods().join(', ');
+    const body: ErrorBody = {
+      code: CODES.methodNotAllowed,
+      message: `CONNECT is not supported: this service is not a proxy; use ${allowed}`,
+      status: 405,
+    };
+    this.answerAndClose(socket, id, body, { allow: allowed });
+    this.record(id, 'CONNECT', request.url, body);
+  };
+
+  private answerAndClose(socket: Socket, id: string, body: ErrorBody, extra: Record<string, string> = {}): void {
     if (socket.writable) {
       const json = JSON.stringify(body);
-      const headers = { ...this.headersFor(id, json), connection: 'close' };
+      const headers = { ...this.headersFor(id, json), ...extra, connection: 'close' };
       const head = Object.entries(headers)
         .map(([name, value]) => `${name}: ${value}\r\n`)
         .join('');
       socket.write(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status]}\r\n${head}\r\n${json}`);
     }
-    socket.destroy();
-    this.record(id, 'UNKNOWN', undefined, body, error.code);
-  };
+    socket.destroySoon();
+  }
 
   /** Node's `checkExpectation`: an `Expect` other than `100-continue`. */
   readonly expectationFailed = (request: IncomingMessage, response: ServerResponse): void => {

@@ -10,7 +10,7 @@ import { fastifyErrorBody } from '../errors/error.filter';
 import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { setupOpenApi } from '../openapi/openapi';
-import { MAX_BODY_BYTES } from './http-limits';
+import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from './http-limits';
 import { requestIdOf } from './request-id';
 import { limitConnections } from './connection-limit';
 import { EdgeResponses } from './edge-responses';
@@ -40,6 +40,9 @@ export async function createHttpApplication(
     // its own shape; they are served instead, each with `Connection: close`.
     return503OnClosing: false,
     genReqId: requestIdOf,
+    // A path parameter may be as long as the request line allows (16 KiB, then 431): its pipe says what is wrong
+    // with it, in the route's own answer (a 100-digit petId is a 400 with the deprecation headers, not a 414).
+    routerOptions: { maxParamLength: MAX_HEADER_BYTES },
     // Whose X-Forwarded-For names the client (request.ip): nobody's unless TRUST_PROXY says so.
     trustProxy: trustProxyOf(config.trustProxy),
     // Requests Node's parser refuses (smuggling shapes, oversized headers, slow clients).
@@ -78,9 +81,12 @@ export async function createHttpApplication(
     logger: options.logger ?? new NestPinoLogger(appLoggerOf(config)),
   });
   edge.countWith(app.get(MetricsService).countUnrouted);
+  const routes = app.get(RouteIndex);
+  edge.allowWith(() => routes.methods().filter((method) => method !== 'OPTIONS'));
   const server = app.getHttpServer() as Server;
   limitConnections(server, config.maxConnections);
   server.on('checkExpectation', edge.expectationFailed);
+  server.on('connect', edge.connectRefused);
   // No automatic `100 Continue`: the bearer guard sends it once the request has
   // passed authentication and the size check (see continueIfExpected()).
   server.on('checkContinue', (request, response) => server.emit('request', request, response));

@@ -2,23 +2,40 @@ import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/c
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** What an id in a request must be: the one rule for path ids and cursors alike. */
+export const INT64_RULE = `an integer from ${INT64_MIN} to ${INT64_MAX}`;
+
 /**
- * An int64 identifier in a path (`@Param('orderId', IntegerIdPipe)`), as
- * written: an optional minus and decimal digits only, so `1e3`, `0x10` or
- * `1.5` are refused rather than read as some other number. It becomes a
- * `bigint`, so no value is ever rounded: `9007199254740993` stays itself and
- * is reported as not found under its own name, not as its neighbour.
+ * An int64 written as a request writes an id: an optional minus and decimal
+ * digits only, within int64, or `undefined`. `1e3`, `0x10` and `1.5` are not
+ * read as some other number, and no value is rounded: `9007199254740993`
+ * stays itself.
+ */
+export function parseInt64(text: string): bigint | undefined {
+  if (!/^-?\d{1,19}$/.test(text)) return undefined;
+  const value = BigInt(text);
+  return value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
+}
+
+/**
+ * An int64 identifier in a path (`@Param('orderId', IntegerIdPipe)`), as a
+ * `bigint`: anything that is not one (over-long digits included) is a 400
+ * naming the parameter; any int64 is looked up, so an id no row has is a 404.
  */
 @Injectable()
 export class IntegerIdPipe implements PipeTransform<string, bigint> {
   transform(value: string, metadata: ArgumentMetadata): bigint {
-    if (!/^-?\d+$/.test(value)) {
+    const id = parseInt64(value);
+    if (id === undefined) {
       throw new AppError(
         'invalid',
         PLATFORM_ERROR_CODES.invalidParameter,
-        `${metadata.data ?? 'the id'} must be a decimal integer`,
+        `${metadata.data ?? 'the id'} must be ${INT64_RULE}`,
       );
     }
-    return BigInt(value);
+    return id;
   }
 }
