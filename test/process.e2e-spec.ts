@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call } from './support/http-client';
 import { createWithKey, sameAnswerOr409, type RetryAnswer } from './support/retries';
-import { runService, startService, type ServiceProcess } from './support/service-process';
+import { runKeysCli, runService, startService, type ServiceProcess } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
 import { startWriters } from './support/writers';
 
@@ -50,7 +50,6 @@ describe('the service process', () => {
         'PUBLIC_BASE_URL must be an http(s) URL whose path ends in /v1',
       ],
       [{ API_KEYS: 'short' }, 'API_KEYS entry 1 must be at least 16 printable characters without spaces'],
-      [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS must be set in production'],
     ])('stops at once for %j, naming the variable', async (extra, message) => {
       const { output, exited } = runService({ ...env, PORT: '0', ...extra });
       expect(await exited).toBe(1);
@@ -71,6 +70,25 @@ describe('the service process', () => {
       });
     });
 
+    it('in production without API_KEYS, serves the keys of the database, and stops naming API_KEYS when there is none', async () => {
+      const production = { ...env, NODE_ENV: 'production', API_KEYS: '' };
+      const refused = runService({ ...production, PORT: '0' });
+      running.push({ ...refused, baseUrl: '' });
+      expect(await refused.exited).toBe(1);
+      const last = JSON.parse(refused.output().trim().split('\n').at(-1)!) as Record<string, unknown>;
+      expect(last).toMatchObject({
+        level: 60,
+        context: 'Bootstrap',
+        variable: 'API_KEYS',
+        msg: 'Invalid configuration: API_KEYS must be set in production while the database holds no API key (or create one: npm run keys -- create --name <name>)',
+      });
+      const created = await runKeysCli(['create', '--name', 'first-team'], production);
+      expect(created.status).toBe(0);
+      const service = await start(production);
+      expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, created.stdout.trim())).status).toBe(200);
+      expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, TEST_API_KEY)).status).toBe(401);
+    });
+
     it('creates the database folder, and generates and prints a development key when API_KEYS is unset', async () => {
       const service = await start({ API_KEYS: '', NODE_ENV: 'development' });
       const printed = [...service.output().matchAll(/generated development key ([\w-]{32})/g)].map((match) => match[1]);
@@ -79,15 +97,13 @@ describe('the service process', () => {
       expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, TEST_API_KEY)).status).toBe(401);
     });
 
-    it('prints, and documents, the address it listens on as its public base when PUBLIC_BASE_URL is unset (PORT=0)', async () => {
+    it('prints the address it listens on, and documents /v1 of whatever address the client used, when PUBLIC_BASE_URL is unset (PORT=0)', async () => {
       const service = await start();
       expect(service.output()).toContain(
         `Pet Store listening on ${service.baseUrl} (public base ${service.baseUrl}/v1)`,
       );
       const document = await call(service.baseUrl, 'GET', '/v1/openapi.json');
-      expect((document.body as { servers: unknown }).servers).toEqual([
-        { url: `${service.baseUrl}/v1`, description: 'This instance' },
-      ]);
+      expect((document.body as { servers: unknown }).servers).toEqual([{ url: '/v1', description: 'This instance' }]);
     });
   });
 

@@ -309,9 +309,18 @@ describe('protocol edges', () => {
       }
     });
 
-    it('names the address the service listens on as the server, so "Try it out" works from it', async () => {
+    it('names /v1 of the address the client used as the server, so "Try it out" works from localhost too', async () => {
       const document = (await t.http().get('/v1/openapi.json')).body;
-      expect(document.servers).toEqual([{ url: `http://127.0.0.1:${port}/v1`, description: 'This instance' }]);
+      expect(document.servers).toEqual([{ url: '/v1', description: 'This instance' }]);
+    });
+
+    it('sends /docs/ to /docs, where the page finds its assets', async () => {
+      const response = await t.http().get('/docs/');
+      expect(response.status).toBe(301);
+      expect(response.headers.location).toBe('/docs');
+      const page = await t.http().get('/docs');
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html');
     });
   });
 });

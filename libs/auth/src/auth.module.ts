@@ -1,5 +1,5 @@
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_LOGGER, AppConfig, Readiness } from '@app/platform';
+import { APP_LOGGER, AppConfig, ConfigError, Readiness } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';
@@ -53,9 +53,19 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     readiness.add(() => (this.failing ? 'the API keys cannot be read from the database' : undefined));
   }
 
-  /** A failure here stops the startup: a service that cannot read its keys would refuse every caller. */
+  /**
+   * A failure here stops the startup: a service that cannot read its keys
+   * would refuse every caller; so does one with no key at all (production
+   * without API_KEYS, before `npm run keys -- create`).
+   */
   async onModuleInit(): Promise<void> {
     await this.stored.refresh();
+    if (this.config.apiKeys.length === 0 && this.stored.size === 0) {
+      throw new ConfigError(
+        'API_KEYS',
+        'must be set in production while the database holds no API key (or create one: npm run keys -- create --name <name>)',
+      );
+    }
     this.schedule();
   }
 

@@ -29,13 +29,14 @@ export class AppConfig {
   readonly port: number;
   /**
    * This deployment's public base address, ending in `/v1`; when unset, the
-   * address the service listens on (see publicBaseUrlOf()).
+   * document's server is the relative `/v1` and the startup line prints the
+   * bound address (see publicBaseUrlOf()).
    */
   readonly publicBaseUrl?: string;
   readonly database: DatabaseLocation;
   /** How long a query may wait for a lock or a connection before the request is answered 503. */
   readonly databaseTimeoutMs: number;
-  /** Keys accepted as bearer credentials. */
+  /** Keys accepted as bearer credentials besides those of the database (none in production without API_KEYS). */
   readonly apiKeys: readonly string[];
   /** Set when no `API_KEYS` were given outside production: the one key then accepted. */
   readonly generatedApiKey?: string;
@@ -80,10 +81,10 @@ export class AppConfig {
     const port = integer(env, 'PORT', 3000, 0, 65535);
     const host = nonEmpty(env, 'HOST', '127.0.0.1');
     const configuredKeys = apiKeys(env);
-    if (configuredKeys.length === 0 && nodeEnv === 'production') {
-      throw new ConfigError('API_KEYS', 'must be set in production (comma-separated keys)');
-    }
-    const generatedApiKey = configuredKeys.length === 0 ? randomBytes(24).toString('base64url') : undefined;
+    // Production takes no generated key: without API_KEYS it serves the keys of the database, and the auth
+    // module stops the startup if there are none.
+    const generatedApiKey =
+      configuredKeys.length === 0 && nodeEnv !== 'production' ? randomBytes(24).toString('base64url') : undefined;
     const publicBase = baseUrl(env, 'PUBLIC_BASE_URL');
     const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 600_000);
     const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 600_000);

@@ -4,10 +4,9 @@ import type { AppConfig } from '../config/app-config';
 import { API_PREFIX } from './api-prefix';
 
 /**
- * The base address clients reach the API at: `PUBLIC_BASE_URL` when it is set,
- * otherwise the address the server is bound to (the one the startup line
- * prints, with the real port when `PORT=0`), so that the document's server and
- * Swagger UI's "Try it out" work from the address a developer opens.
+ * The base address the startup line prints: `PUBLIC_BASE_URL` when it is set,
+ * otherwise the address the server is bound to (with the real port when
+ * `PORT=0`), which a developer can open as it is.
  */
 export function publicBaseUrlOf(app: NestFastifyApplication, config: AppConfig): string {
   if (config.publicBaseUrl) return config.publicBaseUrl;

@@ -8,7 +8,6 @@ import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../http/api-prefix';
 import { pathOf } from '../http/request-context';
 import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
-import { publicBaseUrlOf } from '../http/public-base-url';
 import { ErrorResponse } from './error-response';
 
 export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
@@ -58,10 +57,9 @@ export function buildOpenApiDocument(
       'bearer',
     )
     .addSecurityRequirements('bearer')
-    .addServer(
-      config.servers.production ?? publicBaseUrlOf(app, config),
-      config.servers.production ? 'Production' : 'This instance',
-    );
+    // Without a configured address, a relative one: Swagger UI and clients resolve it against the address they
+    // fetched the document from, so "Try it out" works from localhost, a LAN address or behind a proxy alike.
+    .addServer(config.servers.production ?? API_PREFIX, config.servers.production ? 'Production' : 'This instance');
   if (config.servers.staging) builder.addServer(config.servers.staging, 'Staging');
   const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ErrorResponse] });
   document.paths = Object.fromEntries(
@@ -122,10 +120,15 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, ser
     }
   });
   const assetsPrefix = `${DOCS_PATH}/`;
-  fastify.addHook('onRequest', (request, _reply, done) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     // Every request passes here: API calls leave after one string comparison.
     if (!request.url.startsWith(assetsPrefix)) return done();
     const path = pathOf(request.url);
+    // The page's assets are relative to /docs: its address with a slash would load none of them.
+    if (path === assetsPrefix) {
+      void reply.code(301).header('location', DOCS_PATH).send();
+      return;
+    }
     if (!DOCS_ASSETS.has(path.slice(assetsPrefix.length))) {
       return done(
         new AppError('not_found', PLATFORM_ERROR_CODES.routeNotFound, `no route for ${request.method} ${path}`),
