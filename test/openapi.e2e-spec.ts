@@ -5,8 +5,12 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const errorResponse = (status: number) => ({
-  [status]: expect.objectContaining({ content: { 'application/json': { schema: ERROR_REF } } }),
+  [status]: expect.objectContaining({
+    content: { 'application/json': expect.objectContaining({ schema: ERROR_REF }) },
+  }),
 });
+
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
@@ -107,7 +111,11 @@ describe('the OpenAPI document', () => {
       type: 'array',
       items: { $ref: '#/components/schemas/Pet' },
     });
-    expect(Object.keys(operation.responses['200'].headers)).toEqual(['Link']);
+    expect(Object.keys(operation.responses['200'].headers).sort()).toEqual([
+      'Link',
+      ...RATE_LIMIT_HEADERS,
+      'X-Request-Id',
+    ]);
     expect(operation.responses).toMatchObject({
       ...errorResponse(400),
       ...errorResponse(401),
@@ -135,7 +143,12 @@ describe('the OpenAPI document', () => {
         schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
       }),
     ]);
-    expect(Object.keys(operation.responses['201'].headers).sort()).toEqual(['Idempotent-Replayed', 'Location']);
+    expect(Object.keys(operation.responses['201'].headers).sort()).toEqual([
+      'Idempotent-Replayed',
+      'Location',
+      ...RATE_LIMIT_HEADERS,
+      'X-Request-Id',
+    ]);
     expect(operation.responses).toMatchObject({
       ...errorResponse(409),
       ...errorResponse(422),
@@ -146,6 +159,45 @@ describe('the OpenAPI document', () => {
       ...errorResponse(429),
       ...errorResponse(500),
     });
+  });
+
+  it('gives every error response an example of its own status and a code of that status', () => {
+    const examples: Record<string, string> = {};
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          if (Number(status) < 400) continue;
+          const example = response.content['application/json'].example;
+          expect(example, `${method} ${path} ${status}`).toEqual({
+            code: expect.stringMatching(/^[a-z_]+$/),
+            message: expect.any(String),
+            status: Number(status),
+          });
+          examples[`${method} ${path} ${status}`] = example.code;
+        }
+      }
+    }
+    expect(examples).toMatchObject({
+      'get /pets 400': 'invalid_parameter',
+      'get /pets 401': 'invalid_api_key',
+      'post /pets 409': 'idempotency_key_in_use',
+      'post /pets 422': 'idempotency_key_reused',
+      'get /pets/{petId} 404': 'pet_not_found',
+      'get /pets/{petId} 503': 'database_unavailable',
+    });
+  });
+
+  it('documents X-Request-Id on every response, and RateLimit-* on every one given after the limit is counted', () => {
+    for (const item of Object.values(document.paths as Record<string, Record<string, any>>)) {
+      for (const operation of Object.values(item)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          expect(Object.keys(response.headers)).toContain('X-Request-Id');
+          const limited = !['401', '413', '415'].includes(status);
+          for (const header of RATE_LIMIT_HEADERS)
+            expect(header in response.headers, `${status} ${header}`).toBe(limited);
+        }
+      }
+    }
   });
 
   it('describes getPet as deprecated, with an int64 petId, 404 and the deprecation headers', () => {
@@ -162,8 +214,14 @@ describe('the OpenAPI document', () => {
     for (const response of Object.values(operation.responses) as Array<{ headers: object }>) {
       expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(['Deprecation', 'Link', 'Sunset']));
     }
-    expect(Object.keys(operation.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
-    expect(operation.responses['200'].headers).toEqual({
+    expect(Object.keys(operation.responses['200'].headers).sort()).toEqual([
+      'Deprecation',
+      'Link',
+      ...RATE_LIMIT_HEADERS,
+      'Sunset',
+      'X-Request-Id',
+    ]);
+    expect(operation.responses['200'].headers).toMatchObject({
       Deprecation: {
         description: 'RFC 9745: when the operation was deprecated.',
         schema: { type: 'string', example: '@1795219200' },

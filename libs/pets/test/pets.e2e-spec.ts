@@ -451,6 +451,18 @@ for (const kind of DATABASE_KINDS) {
           },
         );
 
+        it.each(['foo=1', 'status=sold', 'limit='])(
+          'refuses the query parameter of %s as listPets refuses an unknown one: 400 naming it',
+          async (query) => {
+            const response = await t.http().get(`/v1/pets/${pet.id}?${query}`).set(AUTH);
+            expect(response.status).toBe(400);
+            expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, ...DEPRECATION_HEADERS });
+            expect(response.body).toEqual(
+              errorBody(400, 'invalid_parameter', `unknown property '${query.split('=')[0]}'`),
+            );
+          },
+        );
+
         it('carries the deprecation headers on its 401 too', async () => {
           const response = await t.http().get(`/v1/pets/${pet.id}`);
           expect(response.status).toBe(401);

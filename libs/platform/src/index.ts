@@ -26,6 +26,7 @@ export { INT64_RULE, IntegerIdPipe, parseInt64 } from './http/integer-id.pipe';
 export { setCreatedLocation, setNextPageLink } from './http/links';
 export { continueIfExpected } from './http/expect-continue';
 export { Public } from './http/public.decorator';
+export { NoQueryParameters } from './http/validation.pipe';
 export { publicBaseUrlOf } from './http/public-base-url';
 export { requestContext } from './http/request-context';
 export { RouteIndex } from './http/route-index';

@@ -7,12 +7,14 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   Idempotent,
   IntegerIdPipe,
+  NoQueryParameters,
   Responds,
   setCreatedLocation,
   setNextPageLink,
 } from '@app/platform';
 import type { FastifyReply } from 'fastify';
 import { PetsService } from '../application/pets.service';
+import { PetNotFoundError } from '../domain/pet.errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { ListPetsQuery } from './dto/list-pets.query';
 import { PetResponse, toPetResponse } from './dto/pet.response';
@@ -66,7 +68,7 @@ export class PetsController {
     },
   })
   @Idempotent()
-  @ApiErrorResponses(400, 401, 413, 415, 429, 500, 503)
+  @ApiErrorResponses(400, 401, 409, 413, 415, 422, 429, 500, 503)
   async create(@Body() body: CreatePetDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<PetResponse> {
     const pet = await this.pets.create(body);
     setCreatedLocation(reply, pet.id);
@@ -92,8 +94,8 @@ export class PetsController {
     description: 'The id of the pet.',
   })
   @Responds(200, PetResponse, { description: 'The pet.' })
-  @ApiErrorResponses(400, 401, 404, 429, 500, 503)
-  async get(@Param('petId', IntegerIdPipe) petId: bigint): Promise<PetResponse> {
+  @ApiErrorResponses(400, 401, new PetNotFoundError(42), 429, 500, 503)
+  async get(@Param('petId', IntegerIdPipe) petId: bigint, @Query() _query: NoQueryParameters): Promise<PetResponse> {
     return toPetResponse(await this.pets.get(petId));
   }
 }

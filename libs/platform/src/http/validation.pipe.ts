@@ -23,10 +23,23 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
  * beyond this (async validators, groups, primitive coercion) the DTOs here do
  * not use, and coercion is refused on purpose.
  */
+/**
+ * `@Query() _query: NoQueryParameters` on a route that takes no query
+ * parameter: any one is refused (400 invalid_parameter naming it), as on the
+ * routes that declare theirs with a DTO.
+ */
+export class NoQueryParameters {}
+
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const dto = metadata.metatype;
+    if (dto === NoQueryParameters) {
+      const unknown = isPlainObject(value) ? unknownProperty(value, NO_PROPERTIES) : undefined;
+      if (unknown !== undefined)
+        throw new AppError('invalid', PLATFORM_ERROR_CODES.invalidParameter, `unknown property '${unknown}'`);
+      return value;
+    }
     const known = dto ? declaredProperties(dto) : NO_PROPERTIES;
     if (!dto || known.size === 0) return value;
     const code = metadata.type === 'body' ? PLATFORM_ERROR_CODES.invalidBody : PLATFORM_ERROR_CODES.invalidParameter;

@@ -1,14 +1,14 @@
 import { UseInterceptors, applyDecorators } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiErrorResponses } from '../openapi/error-response';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /**
  * Makes a create safe to retry: the client may send `Idempotency-Key`, and a
  * retry with the same key gets the first answer again instead of creating
- * twice (see IdempotencyStore). Declares the header and the 409 and 422 answers
- * in the OpenAPI document. Document `Idempotent-Replayed` on the success
- * response with IDEMPOTENT_REPLAYED_HEADER.
+ * twice (see IdempotencyStore). Declares the header in the OpenAPI document;
+ * list the 409 and 422 it may answer with the route's other errors
+ * (`@ApiErrorResponses(..., 409, 422, ...)`), and document `Idempotent-Replayed`
+ * on the success response with IDEMPOTENT_REPLAYED_HEADER.
  */
 export const Idempotent = (): MethodDecorator =>
   applyDecorators(
@@ -20,7 +20,6 @@ export const Idempotent = (): MethodDecorator =>
         'Makes the request safe to retry: a retry with the same key and the same body gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. Scoped to the API key; kept for IDEMPOTENCY_TTL_HOURS.',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
     }),
-    ApiErrorResponses(409, 422),
   );
 
 /** The success response's `Idempotent-Replayed` header, for `@Responds(..., { headers })`. */

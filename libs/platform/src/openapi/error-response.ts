@@ -1,33 +1,35 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiResponse, ApiSchema } from '@nestjs/swagger';
+import type { AppError } from '../errors/app-error';
 import type { ErrorBody } from '../errors/error-body';
+import { PLATFORM_ERROR_CODES as CODES, STATUS_OF_KIND } from '../errors/error-catalogue';
+import { MAX_BODY_BYTES } from '../http/http-limits';
 
-/** The Error schema of the contract, for the OpenAPI document. */
+/** The Error schema of the contract, for the OpenAPI document. Each response shows an example of its own. */
 @ApiSchema({ name: 'Error' })
 export class ErrorResponse implements ErrorBody {
-  @ApiProperty({
-    description: 'Machine-readable error code, stable across releases (see the README catalogue).',
-    example: 'invalid_parameter',
-  })
+  @ApiProperty({ description: 'Machine-readable error code, stable across releases (see the README catalogue).' })
   code: string;
 
-  @ApiProperty({
-    description: 'Human-readable description; for validation errors it names the field.',
-    example: 'limit must be an integer from 1 to 100',
-  })
+  @ApiProperty({ description: 'Human-readable description; for validation errors it names the field.' })
   message: string;
 
-  @ApiProperty({ type: 'integer', description: 'The HTTP status code of the response.', example: 400 })
+  @ApiProperty({ type: 'integer', description: 'The HTTP status code of the response.' })
   status: number;
 }
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } };
+type Headers = Record<string, { description: string; schema: object }>;
 
-const ERROR_RESPONSES: Record<
-  number,
-  { description: string; headers?: Record<string, { description: string; schema: object }> }
-> = {
-  400: { description: 'The request has missing or invalid values (the message names the field).' },
+const RETRY_AFTER: Headers = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+};
+
+/** What each status means, with the headers it carries and a typical body. */
+const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; example: ErrorBody }> = {
+  400: {
+    description: 'The request has missing or invalid values (the message names the field).',
+    example: { code: CODES.invalidParameter, message: 'limit must be an integer from 1 to 100', status: 400 },
+  },
   401: {
     description: 'The API key is missing or invalid.',
     headers: {
@@ -36,40 +38,77 @@ const ERROR_RESPONSES: Record<
         schema: { type: 'string' },
       },
     },
+    example: { code: 'invalid_api_key', message: 'the API key is not valid', status: 401 },
   },
-  404: { description: 'The requested resource could not be found.' },
+  404: {
+    description: 'The requested resource could not be found.',
+    example: { code: CODES.routeNotFound, message: 'no route for GET /v1/nothing', status: 404 },
+  },
   409: {
     description:
       'The request conflicts with stored data (a value that must be unique already is), or a request with the same Idempotency-Key is still being processed (Retry-After).',
     headers: RETRY_AFTER,
+    example: {
+      code: CODES.idempotencyKeyInUse,
+      message: 'a request with this Idempotency-Key is still being processed; retry shortly',
+      status: 409,
+    },
   },
-  413: { description: 'The request body is larger than 16 KiB.' },
-  415: { description: 'The request body is not application/json.' },
+  413: {
+    description: 'The request body is larger than 16 KiB.',
+    example: {
+      code: CODES.payloadTooLarge,
+      message: `request body must not exceed ${MAX_BODY_BYTES} bytes`,
+      status: 413,
+    },
+  },
+  415: {
+    description: 'The request body is not application/json.',
+    example: { code: CODES.unsupportedMediaType, message: 'Content-Type must be application/json', status: 415 },
+  },
   422: {
     description:
       'The request refers to a resource that does not exist, or reuses an Idempotency-Key with a different request.',
+    example: {
+      code: CODES.idempotencyKeyReused,
+      message: 'this Idempotency-Key was used with a different request; use a new key for a new request',
+      status: 422,
+    },
   },
   429: {
     description:
-      'Too many requests for this API key (rate_limited, with RateLimit-* headers), or too many requests without a valid key from this client address (too_many_auth_failures).',
-    headers: {
-      ...RETRY_AFTER,
-      'RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
-      'RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
-      'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+      'Too many requests for this API key (rate_limited), or too many requests without a valid key from this client address (too_many_auth_failures).',
+    headers: RETRY_AFTER,
+    example: {
+      code: CODES.rateLimited,
+      message: 'rate limit of 3000 requests per minute exceeded; retry in 12 s',
+      status: 429,
     },
   },
-  500: { description: 'An unexpected failure; its details are logged, not returned.' },
+  500: {
+    description: 'An unexpected failure; its details are logged, not returned.',
+    example: { code: CODES.internalError, message: 'internal server error', status: 500 },
+  },
   503: {
     description:
       'The service cannot serve the request right now (database unavailable, the API keys unreadable for too long, or shutting down).',
     headers: RETRY_AFTER,
+    example: { code: CODES.databaseUnavailable, message: 'the database is unavailable; retry shortly', status: 503 },
   },
 };
 
-/** Documents each listed status as an Error response, with its headers. */
-export function ApiErrorResponses(...statuses: number[]): MethodDecorator {
+/**
+ * Documents each listed status as an Error response, with its headers and an
+ * example body of its own. Give a route's own error (`new PetNotFoundError(42)`)
+ * instead of a status to show it as that status's example.
+ */
+export function ApiErrorResponses(...entries: Array<number | AppError>): MethodDecorator {
   return applyDecorators(
-    ...statuses.map((status) => ApiResponse({ status, type: ErrorResponse, ...ERROR_RESPONSES[status] })),
+    ...entries.map((entry) => {
+      const status = typeof entry === 'number' ? entry : STATUS_OF_KIND[entry.kind];
+      const { description, headers, example } = ERROR_RESPONSES[status];
+      const own = typeof entry === 'number' ? example : { code: entry.code, message: entry.message, status };
+      return ApiResponse({ status, type: ErrorResponse, description, headers, example: own });
+    }),
   ) as MethodDecorator;
 }

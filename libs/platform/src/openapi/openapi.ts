@@ -71,11 +71,41 @@ export function buildOpenApiDocument(
     for (const operation of Object.values(item)) {
       if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
         describeDeprecation(operation);
+        describeCommonHeaders(operation, config);
         closeRequestBody(operation, document);
       }
     }
   }
   return document;
+}
+
+const REQUEST_ID_HEADER = {
+  'X-Request-Id': {
+    description:
+      "The request's id: the client's own `X-Request-Id` when it sent a valid one, else a new UUID. Logged with the request.",
+    schema: { type: 'string' },
+  },
+};
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { description: 'Requests allowed per minute for this API key.', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+};
+
+/** Answered before the rate limit is counted (authentication, and the body's size and type): no RateLimit-*. */
+const BEFORE_RATE_LIMIT = new Set(['401', '413', '415']);
+
+/**
+ * The headers every answer carries: `X-Request-Id` always, and the
+ * `RateLimit-*` headers on every answer given after the rate limit was
+ * counted, when rate limiting is on.
+ */
+function describeCommonHeaders(operation: Record<string, unknown>, config: AppConfig): void {
+  for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: object }>)) {
+    const rateLimited = config.rateLimitPerMinute > 0 && !BEFORE_RATE_LIMIT.has(status);
+    response.headers = { ...response.headers, ...REQUEST_ID_HEADER, ...(rateLimited ? RATE_LIMIT_HEADERS : {}) };
+  }
 }
 
 /**

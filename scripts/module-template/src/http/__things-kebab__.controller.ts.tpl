@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponses, IntegerIdPipe, Responds, setCreatedLocation } from '@app/platform';
+import { ApiErrorResponses, IntegerIdPipe, NoQueryParameters, Responds, setCreatedLocation } from '@app/platform';
 import type { FastifyReply } from 'fastify';
 import { __Things__Service } from '../application/__things-kebab__.service';
 import { Create__Thing__Dto } from './dto/create-__thing-kebab__.dto';
@@ -42,7 +42,10 @@ export class __Things__Controller {
   @ApiParam({ name: '__thing__Id', required: true, schema: { type: 'integer', format: 'int64' } })
   @Responds(200, __Thing__Response, { description: 'The __thing__.' })
   @ApiErrorResponses(400, 401, 404, 429, 500, 503)
-  async get(@Param('__thing__Id', IntegerIdPipe) id: bigint): Promise<__Thing__Response> {
+  async get(
+    @Param('__thing__Id', IntegerIdPipe) id: bigint,
+    @Query() _query: NoQueryParameters,
+  ): Promise<__Thing__Response> {
     return to__Thing__Response(await this.__things__.get(id));
   }
 }
