@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request, type ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { call } from './support/http-client';
 import { createWithKey, sameAnswerOr409, type RetryAnswer } from './support/retries';
 import { runKeysCli, runService, startService, type ServiceProcess } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
+import { waitFor } from './support/wait-for';
 import { startWriters } from './support/writers';
 
 /** The built service run as its own process: startup checks, signals, crashes. */
@@ -133,6 +134,31 @@ describe('the service process', () => {
     });
   });
 
+  describe('SIGTERM with keep-alive clients', () => {
+    it('cuts no kept-alive connection in use: each ends after an answer with Connection: close', async () => {
+      const service = await start();
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+      const outcomes: string[] = [];
+      const client = async () => {
+        // Until a new connection is refused (or reset in the instant the listener closes): nothing was read.
+        for (;;) {
+          const outcome = await keptAlive(agent, service.baseUrl);
+          outcomes.push(outcome);
+          if (/^ECONN\w+ on a new connection$/.test(outcome)) return;
+        }
+      };
+      const clients = Array.from({ length: 8 }, client);
+      await waitFor(() => outcomes.length >= 200, 'the clients to be under way');
+      service.child.kill('SIGTERM');
+      await Promise.all(clients);
+      agent.destroy();
+      expect(await service.exited).toBe(0);
+      const kinds = new Set(outcomes.map((outcome) => outcome.replace(/^ECONN\w+ on a new connection$/, 'refused')));
+      // Never an error on a reused connection: every request sent on one was answered.
+      expect([...kinds].sort()).toEqual(['200 close', '200 keep-alive', 'refused']);
+    });
+  });
+
   describe('SIGTERM behind a load balancer', () => {
     it('turns readiness 503 at once, keeps serving with Connection: close for SHUTDOWN_DELAY_MS, then exits 0', async () => {
       const service = await start({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: '5000' });
@@ -243,6 +269,24 @@ describe('the service process', () => {
     });
   });
 });
+
+/** GET /v1/pets through `agent`: its status and Connection header, or the error and whether its connection was new. */
+function keptAlive(agent: Agent, baseUrl: string): Promise<string> {
+  return new Promise((resolvePromise) => {
+    const req: ClientRequest = request(
+      `${baseUrl}/v1/pets?limit=1`,
+      { agent, headers: { authorization: `Bearer ${TEST_API_KEY}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolvePromise(`${res.statusCode} ${res.headers.connection}`));
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolvePromise(`${error.code ?? error.message} on a ${req.reusedSocket ? 'reused' : 'new'} connection`),
+    );
+    req.end();
+  });
+}
 
 /** A plain HTTP/1.1 GET, to see the Connection header that fetch hides. */
 function raw(baseUrl: string, path: string, headers: Record<string, string> = {}) {

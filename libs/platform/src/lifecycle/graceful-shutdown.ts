@@ -1,23 +1,41 @@
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Server } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+import type { ServerResponse, Server } from 'node:http';
 import { Drain } from './drain.service';
 
-/** How often idle keep-alive connections are closed while draining. */
-const IDLE_SWEEP_MS = 100;
+/** How often the connections are looked at while the server stops. */
+const SWEEP_MS = 50;
+/**
+ * An idle kept-alive connection is closed once nothing has moved on it for
+ * this long. Its client cannot be told first (HTTP/1.1 has no way to, but an
+ * answer with `Connection: close`), so the connections in use are left to
+ * close themselves after their answer, and only those long quiet are closed.
+ */
+const QUIET_MS = 500;
 
 /**
  * On SIGTERM or SIGINT: readiness turns 503 at once and every response carries
  * `Connection: close`; after `delayMs` (time for load balancers to notice) the
- * server stops accepting connections, lets in-flight requests finish, closes
- * the database through the modules' destroy hooks, and the process exits 0.
- * If all that takes longer than `graceMs`, it exits 1 rather than hang.
+ * server stops accepting connections (a new one is refused before it sends
+ * anything, which any client may retry), each connection in use closes after
+ * its current answer, each one quiet for QUIET_MS is closed, and then the
+ * modules' destroy hooks close the database and the process exits 0. A client
+ * whose kept-alive connection was quiet for QUIET_MS may find it closed as it
+ * reuses it (ECONNRESET): the race every keep-alive timeout has. If all that
+ * takes longer than `graceMs`, it exits 1 rather than hang.
  */
 export function installGracefulShutdown(
   app: NestFastifyApplication,
   { graceMs, delayMs }: { graceMs: number; delayMs: number },
 ): void {
   const logger = new Logger('Shutdown');
+  const server = app.getHttpServer() as Server;
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -28,12 +46,13 @@ export function installGracefulShutdown(
       process.exit(1);
     }, graceMs).unref();
     app.get(Drain).begin();
-    const server = app.getHttpServer() as Server;
-    // A connection that goes idle after its last response would otherwise
-    // keep server.close() waiting for its keep-alive timeout.
-    setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
-    const delay = new Promise((resolve) => setTimeout(resolve, delayMs));
-    delay
+    new Promise((resolve) => setTimeout(resolve, delayMs))
+      .then(() => {
+        // http.Server#close() would also close every idle connection at once, a fresh one whose request is on
+        // its way included: stop listening only, and let the connections end as described above.
+        NetServer.prototype.close.call(server);
+        return closedWhenQuiet(connections);
+      })
       .then(() => app.close())
       .then(
         () => {
@@ -48,4 +67,28 @@ export function installGracefulShutdown(
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** Resolves once every connection has ended, closing those quiet for QUIET_MS with no answer in progress. */
+function closedWhenQuiet(connections: Set<Socket>): Promise<void> {
+  const seen = new Map<Socket, { moved: number; at: number }>();
+  return new Promise((resolve) => {
+    const sweep = () => {
+      const now = Date.now();
+      for (const socket of connections) {
+        const moved = socket.bytesRead + socket.bytesWritten;
+        const last = seen.get(socket);
+        if (!last || last.moved !== moved) {
+          seen.set(socket, { moved, at: now });
+          continue;
+        }
+        // Node's HTTP server sets `_httpMessage` while a response is in progress on the socket.
+        const answering = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+        if (!answering && now - last.at >= QUIET_MS) socket.destroy();
+      }
+      if (connections.size === 0) return resolve();
+      setTimeout(sweep, SWEEP_MS);
+    };
+    sweep();
+  });
 }
