@@ -84,12 +84,7 @@ describe('a flood of idle connections (MAX_CONNECTIONS)', () => {
   });
   afterAll(() => t?.close());
 
-  const openConnections = () =>
-    new Promise<number>((resolve, reject) =>
-      t.app
-        .getHttpServer()
-        .getConnections((error: Error | null, count: number) => (error ? reject(error) : resolve(count))),
-    );
+  const openConnections = () => connectionsOf(t);
 
   it('never holds more than the bound, sheds idle connections, and keeps answering health checks', async () => {
     const flood = await Promise.all(Array.from({ length: 80 }, () => open(port)));
@@ -128,12 +123,7 @@ describe('a flood of stalled connections (MAX_CONNECTIONS=20)', () => {
   });
   afterAll(() => t?.close());
 
-  const openConnections = () =>
-    new Promise<number>((resolve, reject) =>
-      t.app
-        .getHttpServer()
-        .getConnections((error: Error | null, count: number) => (error ? reject(error) : resolve(count))),
-    );
+  const openConnections = () => connectionsOf(t);
 
   /**
    * Once the attack has reached the server (Node refuses the connections past the bound at the door, and a probe
@@ -174,6 +164,15 @@ describe('a flood of stalled connections (MAX_CONNECTIONS=20)', () => {
     }
   });
 });
+
+/** How many connections the server of `t` holds open now. */
+function connectionsOf(t: TestApp): Promise<number> {
+  return new Promise((resolve, reject) =>
+    t.app
+      .getHttpServer()
+      .getConnections((error: Error | null, count: number) => (error ? reject(error) : resolve(count))),
+  );
+}
 
 /** GET /health/ready on a connection of its own, as a load balancer's checker sends it: the status, or the error. */
 function probe(port: number): Promise<number | string> {
