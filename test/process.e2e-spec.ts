@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request, type ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +88,14 @@ describe('the service process', () => {
       const service = await start(production);
       expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, created.stdout.trim())).status).toBe(200);
       expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, TEST_API_KEY)).status).toBe(401);
+    });
+
+    it('kills a service that does not start in time, so a failed start leaves no process behind', async () => {
+      const marker = join(folder, 'never-listening.sqlite');
+      await expect(startService({ ...env, DATABASE_URL: `sqlite:${marker}` }, 1)).rejects.toThrow(
+        /^service did not listen within 1 ms \(killed\)/,
+      );
+      expect(processesWith(marker)).toEqual([]);
     });
 
     it('creates the database folder, and generates and prints a development key when API_KEYS is unset', async () => {
@@ -269,6 +277,20 @@ describe('the service process', () => {
     });
   });
 });
+
+/** The pids of the processes whose environment mentions `text` (Linux). */
+function processesWith(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 /** GET /v1/pets through `agent`: its status and Connection header, or the error and whether its connection was new. */
 function keptAlive(agent: Agent, baseUrl: string): Promise<string> {

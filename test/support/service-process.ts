@@ -13,11 +13,19 @@ export interface ServiceProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts the service and waits for its "listening" line (it listens on an ephemeral port). */
-export async function startService(env: Record<string, string>, timeoutMs = 15_000): Promise<ServiceProcess> {
+/**
+ * Starts the service and waits for its "listening" line (it listens on an
+ * ephemeral port). A service that does not start within `timeoutMs` is killed
+ * before the promise rejects: no failed start leaves a process behind.
+ */
+export async function startService(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
   const { child, output, exited } = runService({ PORT: '0', ...env });
+  let timedOut = false;
   const baseUrl = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output()}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     const check = () => {
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output());
       if (match) {
@@ -28,11 +36,22 @@ export async function startService(env: Record<string, string>, timeoutMs = 15_0
     child.stdout!.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`service exited (${code}) before listening:\n${output()}`));
+      const why = timedOut ? `did not listen within ${timeoutMs} ms (killed)` : `exited (${code}) before listening`;
+      reject(new Error(`service ${why}:\n${output()}`));
     });
   });
   return { child, baseUrl, output, exited };
 }
+
+/**
+ * Every service this test process started and that has not exited: killed
+ * when the test process exits, whatever path a test took (a timeout, a throw
+ * before its own clean-up), so that none is left listening.
+ */
+const started = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of started) child.kill('SIGKILL');
+});
 
 /** Runs the built service without waiting for anything (as another user with `as`, when the tests run as root). */
 export function runService(env: Record<string, string>, as?: { uid: number; gid: number }) {
@@ -41,6 +60,8 @@ export function runService(env: Record<string, string>, as?: { uid: number; gid:
     stdio: ['ignore', 'pipe', 'pipe'],
     ...as,
   });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));

@@ -1,21 +1,43 @@
 import type { File, Task } from '@vitest/runner';
 import type { Reporter } from 'vitest/reporters';
 
+export interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * What the run did: each test counted by its state, and each suite or file
+ * that failed without a failed test under it (its `beforeAll` threw, or it did
+ * not load) counted as one failure, so that a broken suite never reads as
+ * "0 failed".
+ */
+export function countResults(files: readonly File[]): Counts {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  const visit = (task: Task): boolean => {
+    if (task.type !== 'suite') {
+      const state = task.result?.state;
+      if (state === 'pass') counts.passed++;
+      else if (state === 'fail') counts.failed++;
+      else counts.skipped++;
+      return state === 'fail';
+    }
+    const failedBelow = task.tasks.map(visit).some(Boolean);
+    if (task.result?.state === 'fail' && !failedBelow) counts.failed++;
+    return failedBelow || task.result?.state === 'fail';
+  };
+  files.forEach(visit);
+  return counts;
+}
+
 /**
  * Ends the run with one plain line, `N passed, N failed, N skipped`, that any
  * CI can read, after vitest's own report.
  */
 export default class SummaryReporter implements Reporter {
   onFinished(files: File[] = []): void {
-    const counts = { passed: 0, failed: 0, skipped: 0 };
-    const visit = (task: Task) => {
-      if (task.type === 'suite') task.tasks.forEach(visit);
-      else if (task.result?.state === 'pass') counts.passed++;
-      else if (task.result?.state === 'fail') counts.failed++;
-      else counts.skipped++;
-    };
-    files.forEach(visit);
-    const failedFiles = files.filter((file) => file.result?.state === 'fail' && file.tasks.length === 0).length;
-    console.log(`\n${counts.passed} passed, ${counts.failed + failedFiles} failed, ${counts.skipped} skipped`);
+    const { passed, failed, skipped } = countResults(files);
+    console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
   }
 }
