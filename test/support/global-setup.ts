@@ -1,11 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 
 /**
- * Builds the service once: the process-level suites (crash, startup, shutdown)
- * run the built output exactly as `npm run start:prod` does.
+ * Builds the service once, unless the build is newer than its sources: the
+ * process-level suites (crash, startup, shutdown) run the built output exactly
+ * as `npm run start:prod` does.
  */
 export default function setup(): void {
-  execFileSync('npx', ['nest', 'build', 'petstore'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [resolve(__dirname, '../../scripts/build-if-stale.mjs')], { stdio: 'inherit' });
   const postgres = process.env.PETSTORE_TEST_POSTGRES_URL;
   console.log(
     postgres

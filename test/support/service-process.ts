@@ -43,15 +43,23 @@ export async function startService(env: Record<string, string>, timeoutMs = 20_0
   return { child, baseUrl, output, exited };
 }
 
+/** One registry per test process, however many test files load this module in it. */
+const STARTED = Symbol.for('petstore.test.startedServices');
+
 /**
  * Every service this test process started and that has not exited: killed
  * when the test process exits, whatever path a test took (a timeout, a throw
  * before its own clean-up), so that none is left listening.
  */
-const started = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of started) child.kill('SIGKILL');
-});
+const started: Set<ChildProcess> = ((globalThis as { [STARTED]?: Set<ChildProcess> })[STARTED] ??= killedOnExit());
+
+function killedOnExit(): Set<ChildProcess> {
+  const children = new Set<ChildProcess>();
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+  return children;
+}
 
 /** Runs the built service without waiting for anything (as another user with `as`, when the tests run as root). */
 export function runService(env: Record<string, string>, as?: { uid: number; gid: number }) {
