@@ -12,7 +12,8 @@ export class AcceptedApiKeys extends ApiKeyVerifier {
   }
 
   verify(presentedKey: string): Caller | undefined {
-    // The keys of API_KEYS first: they stay valid while the stored ones cannot be read.
-    return this.configured.verify(presentedKey) ?? this.stored.verify(presentedKey);
+    // The stored keys first: a key of another shape leaves them at once, unhashed (and is not refused when they
+    // are stale), so an API_KEYS key costs one digest and a stored key does not pay for the API_KEYS comparison.
+    return this.stored.verify(presentedKey) ?? this.configured.verify(presentedKey);
   }
 }
