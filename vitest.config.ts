@@ -1,6 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
+import { timeScale } from './test/support/wait-for';
+
+// One value for every test process of the run: the deadlines of a loaded machine stretch, none of them shrinks.
+process.env.PETSTORE_TEST_TIME_SCALE ??= timeScale().toFixed(2);
+const scale = Number(process.env.PETSTORE_TEST_TIME_SCALE);
 
 // SWC rather than esbuild: TypeORM and Nest need the decorator metadata that esbuild drops.
 export default defineConfig({
@@ -14,12 +20,26 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['{apps,libs,test}/**/*.spec.ts', '{libs,test}/**/*.e2e-spec.ts'],
     exclude: ['**/node_modules/**', 'test/fixtures/**'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // The e2e suites mostly wait on sockets and child processes: two at a time even on two cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    testTimeout: 30_000 * scale,
+    hookTimeout: 60_000 * scale,
+    // `npm test` runs the first, `npm run test:slow` the second; `npx vitest run <file>` finds a file in either.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['{apps,libs,test}/**/*.spec.ts', '{libs,test}/**/*.e2e-spec.ts'],
+          exclude: ['**/node_modules/**', 'test/fixtures/**', 'test/slow/**'],
+        },
+      },
+      // Suites that start many processes, kill them round after round, or copy the repository.
+      { extends: true, test: { name: 'slow', include: ['test/slow/**/*.e2e-spec.ts'] } },
+    ],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

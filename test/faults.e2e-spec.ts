@@ -1,16 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { SqlClient } from '@app/platform';
 import { Client } from 'pg';
+import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_TEST_URL, postgres } from './support/databases';
 import { TcpProxy } from './support/tcp-proxy';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
+import { scaled, waitFor } from './support/wait-for';
 
 const UNAVAILABLE = errorBody(503, 'database_unavailable', 'the database is unavailable; retry shortly');
 const NOT_READY = errorBody(503, 'not_ready', 'not ready: the database is unavailable');
 
 /** Every request is bounded: supertest gives up after this, failing the test. */
-const BOUND_MS = 5_000;
+const BOUND_MS = scaled(5_000);
 
 async function expectUnavailable(t: TestApp, { readsToo }: { readsToo: boolean }) {
   const requests = [
@@ -33,14 +36,13 @@ async function expectUnavailable(t: TestApp, { readsToo }: { readsToo: boolean }
 
 /** Retries until the service answers again: it must recover by itself. */
 async function expectRecovered(t: TestApp, pets: unknown[]) {
-  let list;
-  for (let attempt = 0; attempt < 50; attempt++) {
+  let list: Response | undefined;
+  const served = async () => {
     list = await t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS);
-    if (list.status === 200) break;
-    expect(list.status).toBe(503);
-    await new Promise((wait) => setTimeout(wait, 200));
-  }
-  expect(list?.status).toBe(200);
+    if (list.status !== 200) expect(list.status).toBe(503);
+    return list.status === 200;
+  };
+  await waitFor(served, 'the list to be served again', 10_000);
   expect(list?.body).toEqual(pets);
   const created = await t.http().post('/v1/pets').set(AUTH).send({ name: 'after', categoryId: 2 });
   expect(created.status).toBe(201);
@@ -125,8 +127,8 @@ describe('SQLite: a write waiting for the lock', () => {
         writeAnswered = true;
         return response;
       });
-    // Give the write time to reach SQLite and wait there for the lock (up to DATABASE_TIMEOUT_MS).
-    await new Promise((wait) => setTimeout(wait, 300));
+    // The write reaches SQLite and waits there for the lock (up to DATABASE_TIMEOUT_MS).
+    await waitFor(() => t.app.get(SqlClient).pendingWrites === 1, 'the write to wait for the lock');
     const reads = await Promise.all([
       t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS),
       t.http().get(`/v1/pets/${before.body.id}`).set(AUTH).timeout(BOUND_MS),

@@ -4,6 +4,7 @@ import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from './support/databases';
 import { AUTH, JSON_CONTENT_TYPE, OTHER_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 /** Safe retries of createPet with Idempotency-Key, on every database kind. */
 const IN_USE = errorBody(
@@ -144,12 +145,22 @@ for (const kind of DATABASE_KINDS) {
         };
       }
 
+      /** A write waits for a lock: SQLite's write path holds it, or PostgreSQL shows a lock not granted. */
+      async function firstIsWaiting(): Promise<boolean> {
+        const db = t.app.get(SqlClient);
+        if (!db.isPostgres) return db.pendingWrites > 0;
+        const [{ waiting }] = await db.read<{ waiting: number }>(
+          'SELECT count(*)::int AS waiting FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE NOT l.granted AND d.datname = current_database()',
+        );
+        return waiting > 0;
+      }
+
       it('answers 409 idempotency_key_in_use with Retry-After while the first request is still being processed', async () => {
         const release = await holdWriteLock();
         let first: Promise<{ status: number; text: string }> | undefined;
         try {
           first = create('slow-1', { name: 'Slow', categoryId: 1 }).then((response) => response);
-          await new Promise((wait) => setTimeout(wait, 300)); // the first is now waiting for the lock
+          await waitFor(firstIsWaiting, 'the first request to wait for the lock');
           const meanwhile = await create('slow-1', { name: 'Slow', categoryId: 1 });
           expect(meanwhile.status).toBe(409);
           expect(meanwhile.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, 'retry-after': '1' });

@@ -61,12 +61,12 @@ describe('protocol edges', () => {
     });
 
     it('answers a client too slow to send its headers 408 request_timeout', async () => {
-      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\n`, 3_000);
+      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\n`);
       expectErrorAnswer(response, errorBody(408, 'request_timeout', 'the request was not received in time'));
     });
 
     it('answers an unknown expectation 417 expectation_failed', async () => {
-      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n${KEY}\r\n`);
+      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n${KEY}\r\n`, 1);
       expectErrorAnswer(
         response,
         errorBody(417, 'expectation_failed', 'the only expectation supported is Expect: 100-continue'),
@@ -74,7 +74,7 @@ describe('protocol edges', () => {
     });
 
     it('answers HTTP/1.1 without Host 400, and serves HTTP/1.0 without it', async () => {
-      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\n${KEY}\r\n`);
+      const [response] = await exchange(port, `GET /v1/pets HTTP/1.1\r\n${KEY}\r\n`, 1);
       expect(response.status).toBe(400);
       expect(response.headers['x-request-id']).toMatch(UUID);
       expect(JSON.parse(response.body)).toEqual(
@@ -153,7 +153,7 @@ describe('protocol edges', () => {
         'QUERY /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 2\r\n\r\n{}',
       ],
     ])('answers QUERY %s 405 with Allow, like every unknown method', async (_how, raw) => {
-      const [response] = await exchange(port, raw);
+      const [response] = await exchange(port, raw, 1);
       expect(response.status).toBe(405);
       expect(response.headers.allow).toBe('GET, HEAD, POST');
       expect(JSON.parse(response.body)).toEqual(
@@ -180,10 +180,10 @@ describe('protocol edges', () => {
     it('is invited once the key and the size are accepted, and then the pet is created', async () => {
       const client = await open(port);
       client.socket.write(head(KEY));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(() => client.received().length > 0, 'the invitation');
       expect(client.received()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
       client.socket.write(body);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(() => parseResponses(client.received()).length === 2, 'the answer to the body');
       client.socket.destroy();
       const statuses = parseResponses(client.received()).map((response) => response.status);
       expect(statuses).toEqual([100, 201]);

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 interface CheckpointResult {
   busy: number;
@@ -87,7 +88,7 @@ describe('WAL checkpoints under sustained reads', () => {
           .set(AUTH)
           .send({ name: `round-${round}`, categoryId: 1, status: 'sold' });
         const before = reads.answered();
-        while (reads.answered() < before + 50) await new Promise((wait) => setTimeout(wait, 5));
+        await waitFor(() => reads.answered() >= before + 50, 'fifty reads of the new snapshot');
         const [result] = await all<CheckpointResult>(checkpointer, 'PRAGMA wal_checkpoint(TRUNCATE)');
         expect(result).toEqual({ busy: 0, log: 0, checkpointed: 0 });
         expect(statSync(`${path}-wal`).size).toBe(0);

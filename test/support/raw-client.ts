@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { waitFor } from './wait-for';
 
 /** A raw TCP client, to misbehave as real HTTP clients do not. */
 export function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
@@ -32,17 +33,26 @@ export function parseResponses(text: string): RawResponse[] {
       lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
     );
     const length = Number(headers['content-length'] ?? 0);
+    if (rest.length < end + 4 + length) break; // its body is still on its way
     responses.push({ status: Number(statusLine.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
     rest = rest.slice(end + 4 + length);
   }
   return responses;
 }
 
-/** Sends `raw`, and resolves with what came back once the server closes the connection or `waitMs` passes. */
-export async function exchange(port: number, raw: string | Buffer, waitMs = 1_000): Promise<RawResponse[]> {
+/**
+ * Sends `raw`, and resolves with the responses that came back once the server
+ * closed the connection, or, given `count`, once that many complete responses
+ * have come (the connection is then left to the server). Fails after a deadline.
+ */
+export async function exchange(port: number, raw: string | Buffer, count?: number): Promise<RawResponse[]> {
   const client = await open(port);
   client.socket.write(raw);
-  await Promise.race([client.closed, new Promise((resolve) => setTimeout(resolve, waitMs))]);
-  client.socket.destroy();
+  try {
+    if (count === undefined) await waitFor(() => client.socket.destroyed, 'the server to close the connection');
+    else await waitFor(() => parseResponses(client.received()).length >= count, `${count} response(s)`);
+  } finally {
+    client.socket.destroy();
+  }
   return parseResponses(client.received());
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { scaled, waitFor } from './wait-for';
 
 export const MAIN_JS = resolve(__dirname, '../../dist/apps/petstore/src/main.js');
 
@@ -18,7 +19,7 @@ export interface ServiceProcess {
  * ephemeral port). A service that does not start within `timeoutMs` is killed
  * before the promise rejects: no failed start leaves a process behind.
  */
-export async function startService(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
+export async function startService(env: Record<string, string>, timeoutMs = scaled(20_000)): Promise<ServiceProcess> {
   const { child, output, exited } = runService({ PORT: '0', ...env });
   let timedOut = false;
   const baseUrl = await new Promise<string>((resolvePromise, reject) => {
@@ -91,18 +92,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `/health/live` until it answers 200 (for runs that print no "listening" line). */
-export async function waitUntilLive(baseUrl: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ok = await fetch(`${baseUrl}/health/live`).then(
+/** Waits until `/health/live` answers 200 (for runs that print no "listening" line). */
+export async function waitUntilLive(baseUrl: string): Promise<void> {
+  const live = () =>
+    fetch(`${baseUrl}/health/live`).then(
       (response) => response.ok,
       () => false,
     );
-    if (ok) return;
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  throw new Error(`${baseUrl} did not become live within ${timeoutMs} ms`);
+  await waitFor(live, `${baseUrl} to be live`, 15_000);
 }
 
 export const KEYS_JS = resolve(__dirname, '../../dist/apps/petstore/src/keys.js');

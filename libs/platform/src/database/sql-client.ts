@@ -40,6 +40,11 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
     this.dialect = SqlDialect.of(dataSource);
   }
 
+  /** SQLite: the writes waiting for the file's write lock or their batch's commit (0 on PostgreSQL). */
+  get pendingWrites(): number {
+    return this.writes.pending;
+  }
+
   get isPostgres(): boolean {
     return this.dataSource.options.type === 'postgres';
   }

@@ -32,6 +32,7 @@ const MAX_BATCH = 100;
 export class SqliteWriteBatches {
   private waiting: Job[] = [];
   private running?: Promise<void>;
+  private unanswered = 0;
 
   /**
    * @param connection the writing connection (opened on first use, and again after it failed to open).
@@ -50,15 +51,28 @@ export class SqliteWriteBatches {
     return this.enqueue((settle) => ({ work: (runner) => this.inTransaction(runner, work), settle })) as Promise<T>;
   }
 
+  /** Writes queued or running, not answered yet (a lock held by another process shows here). */
+  get pending(): number {
+    return this.unanswered;
+  }
+
   /** Resolves once every write queued so far has been answered. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
   }
 
   private enqueue(job: (settle: Settle) => Job): Promise<unknown> {
+    this.unanswered++;
+    let answered = false;
     return new Promise((resolve, reject) => {
       this.waiting.push(
-        job((outcome) => (outcome.status === 'fulfilled' ? resolve(outcome.value) : reject(outcome.reason))),
+        job((outcome) => {
+          if (answered) return;
+          answered = true;
+          this.unanswered--;
+          if (outcome.status === 'fulfilled') resolve(outcome.value);
+          else reject(outcome.reason);
+        }),
       );
       this.running ??= this.drain();
     });

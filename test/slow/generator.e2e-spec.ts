@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * same checks CI runs: so the generator cannot rot, and "a new module is one
  * folder and one registry line" stays true.
  */
-const ROOT = resolve(__dirname, '..');
+const ROOT = resolve(__dirname, '../..');
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'data', 'coverage', '.work']);
 const BOUND_MS = 240_000;
 

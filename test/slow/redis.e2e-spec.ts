@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './support/http-client';
-import { REDIS_SERVER, REDIS_SKIP_REASON, REDIS_TEST_URL, ownRedis, type OwnRedis } from './support/redis';
-import { freePort, startService, type ServiceProcess } from './support/service-process';
-import { TEST_API_KEY } from './support/test-app';
+import { call } from '../support/http-client';
+import { REDIS_SERVER, REDIS_SKIP_REASON, REDIS_TEST_URL, ownRedis, type OwnRedis } from '../support/redis';
+import { freePort, startService, type ServiceProcess } from '../support/service-process';
+import { TEST_API_KEY } from '../support/test-app';
 
 const WRONG_KEY = 'wrong-key-0123456789abcdef';
 

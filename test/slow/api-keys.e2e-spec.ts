@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, queryDatabase, type TestDatabase } from './support/databases';
-import { call } from './support/http-client';
-import { runKeysCli, startService, type ServiceProcess } from './support/service-process';
-import { TEST_API_KEY } from './support/test-app';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS, queryDatabase, type TestDatabase } from '../support/databases';
+import { call } from '../support/http-client';
+import { runKeysCli, runService, startService, type ServiceProcess } from '../support/service-process';
+import { TEST_API_KEY } from '../support/test-app';
+import { scaled, waitFor } from '../support/wait-for';
 
 const CACHE_SECONDS = 1;
 const STALE_SECONDS = 3;
 /** A change must show within API_KEY_CACHE_SECONDS; this much more covers the refresh query and the request. */
-const SLACK_MS = 1_500;
+const SLACK_MS = scaled(1_500);
 
 /** Polls `GET /v1/pets` with `key` on `service` until it answers `status`, or fails at `deadline`. */
 async function untilAnswered(service: ServiceProcess, key: string, status: number, deadline: number) {
@@ -145,7 +149,8 @@ for (const kind of DATABASE_KINDS) {
         expect(metrics).toContain(
           'petstore_deprecated_operation_calls_total{operation="getPet",sunset="2030-12-05",caller="team-a"} 1\n',
         );
-        await new Promise((wait) => setTimeout(wait, 100));
+        const logged = () => service.output().includes(`"named-${kind.name}"`);
+        await waitFor(logged, 'the request log line');
         const line = service
           .output()
           .split('\n')
@@ -258,43 +263,49 @@ for (const kind of DATABASE_KINDS) {
   );
 }
 
-describe('npm run keys refusals that need no database', () => {
-  it.each([
-    [['create'], 'create needs --name <name>'],
-    [['revoke'], 'revoke needs the name of a key'],
-    [['frob'], 'unknown command "frob"'],
-    [[], 'a command is needed'],
-    [['list', 'extra'], 'list takes no other arguments'],
-    [['list', '--colour'], "Unknown option '--colour'"],
-  ])('%j: usage and exit status 2', async (args, message) => {
-    const result = await runKeysCli(args, { DATABASE_URL: 'sqlite:/nonexistent/never-opened.sqlite' });
-    expect(result.status).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain('Usage: npm run keys -- <command>');
+describe('the built npm run keys', () => {
+  // Its refusals are tested in process (test/keys-command.spec.ts); this is the exit status and stream they reach.
+  it('answers a usage error on stderr with exit status 2, and its usage on stdout with 0 when asked', async () => {
+    const refused = await runKeysCli(['frob'], { DATABASE_URL: 'sqlite:/nonexistent/never-opened.sqlite' });
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^unknown command "frob"\n\nUsage: npm run keys -- <command>\n/);
+    const help = await runKeysCli(['--help'], {});
+    expect(help.status).toBe(0);
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toMatch(/^Usage: npm run keys -- <command>\n/);
   });
+});
 
-  it('names a bad DATABASE_URL', async () => {
-    expect(await runKeysCli(['list'], { DATABASE_URL: 'mysql://db/keys' })).toEqual({
-      status: 1,
-      stdout: '',
-      stderr:
-        'Invalid configuration: DATABASE_URL has an unsupported scheme "mysql"; use sqlite:<path> or postgres://…\n',
+describe('a production service without API_KEYS', () => {
+  let folder: string;
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('serves the keys of the database, and stops naming API_KEYS when there is none', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'petstore-production-'));
+    const production = {
+      NODE_ENV: 'production',
+      API_KEYS: '',
+      DATABASE_URL: `sqlite:${join(folder, 'data', 'petstore.sqlite')}`,
+    };
+    const refused = runService({ ...production, PORT: '0' });
+    expect(await refused.exited).toBe(1);
+    const last = JSON.parse(refused.output().trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(last).toMatchObject({
+      level: 60,
+      context: 'Bootstrap',
+      variable: 'API_KEYS',
+      msg: 'Invalid configuration: API_KEYS must be set in production while the database holds no API key (or create one: npm run keys -- create --name <name>)',
     });
-  });
-
-  it('says when the database cannot be reached', async () => {
-    const result = await runKeysCli(['list'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/keys' });
-    expect(result).toEqual({
-      status: 1,
-      stdout: '',
-      stderr: 'Cannot use the database: connect ECONNREFUSED 127.0.0.1:1\n',
-    });
-  });
-
-  it('prints its usage when asked', async () => {
-    const result = await runKeysCli(['--help'], {});
-    expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: npm run keys -- <command>\n/);
+    const created = await runKeysCli(['create', '--name', 'first-team'], production);
+    expect(created.status).toBe(0);
+    const service = await startService(production);
+    try {
+      expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, created.stdout.trim())).status).toBe(200);
+      expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, TEST_API_KEY)).status).toBe(401);
+    } finally {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
   });
 });

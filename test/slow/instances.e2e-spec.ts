@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { POSTGRES_TEST_URL, postgres, type TestDatabase } from './support/databases';
-import { call } from './support/http-client';
-import { startService, type ServiceProcess } from './support/service-process';
-import { createWithKey, sameAnswerOr409 } from './support/retries';
-import { TEST_API_KEY } from './support/test-app';
+import { POSTGRES_TEST_URL, postgres, type TestDatabase } from '../support/databases';
+import { call } from '../support/http-client';
+import { startService, type ServiceProcess } from '../support/service-process';
+import { createWithKey, sameAnswerOr409 } from '../support/retries';
+import { TEST_API_KEY } from '../support/test-app';
 
 /** Many stateless instances on one PostgreSQL database, as the service is meant to scale. */
 describe.skipIf(!POSTGRES_TEST_URL)(
