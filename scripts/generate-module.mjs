@@ -8,7 +8,7 @@
  * service, a controller with class-validator DTOs, unit tests, an e2e suite and
  * the module's README), then adds its line to the feature registry. The result
  * compiles, passes `npm run lint` and its own tests as it is
- * (test/generator.e2e-spec.ts proves it).
+ * (test/slow/generator.e2e-spec.ts proves it).
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

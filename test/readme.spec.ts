@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { PLATFORM_ERROR_CODES } from '@app/platform';
 import { describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
@@ -34,5 +34,66 @@ describe('README', () => {
   it('states the two set-up commands', () => {
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm test ');
+  });
+});
+
+const ROOT = resolve(__dirname, '..');
+
+/** Every Markdown file of the repository (not its dependencies, builds or fixtures). */
+function markdownFiles(folder = ROOT): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    if (['node_modules', 'dist', '.git', 'coverage', '.work', 'fixtures'].includes(name)) return [];
+    if (statSync(path).isDirectory()) return markdownFiles(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/** The text outside fenced code blocks, where links and headings live. */
+const prose = (text: string) => text.replace(/^```[\s\S]*?^```/gm, '');
+
+/** The anchors GitHub gives a file's headings. */
+const anchorsOf = (text: string) =>
+  prose(text)
+    .split('\n')
+    .filter((line) => /^#{1,6} /.test(line))
+    .map((line) =>
+      line
+        .replace(/^#+ /, '')
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    );
+
+describe('the documentation', () => {
+  const files = markdownFiles();
+
+  it('links only to files and headings that exist in the repository', () => {
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z+.-]*:/i.test(target)) continue; // https:, mailto:: not ours to check
+        const [path, anchor] = target.split('#');
+        const resolved = path ? resolve(dirname(file), path) : file;
+        const where = `${relative(ROOT, file)} -> ${target}`;
+        if (!resolved.startsWith(ROOT + '/') && resolved !== ROOT) broken.push(`${where} (outside the repository)`);
+        else if (!existsSync(resolved)) broken.push(`${where} (no such file)`);
+        else if (anchor && !anchorsOf(readFileSync(resolved, 'utf8')).includes(anchor))
+          broken.push(`${where} (no such heading)`);
+      }
+    }
+    expect(files.length).toBeGreaterThan(20);
+    expect(broken).toEqual([]);
+  });
+
+  it('keeps the README to a page: at most 300 lines, opening with its contents', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+    const contents = [...readme.matchAll(/^- \[[^\]]+\]\(#([a-z-]+)\)$/gm)].map((match) => match[1]);
+    expect(contents).toEqual(anchorsOf(readme).filter((anchor) => contents.includes(anchor)));
+    expect(contents).toEqual(
+      expect.arrayContaining(['set-up', 'a-session-with-curl', 'errors', 'configuration', 'architecture']),
+    );
   });
 });

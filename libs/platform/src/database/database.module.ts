@@ -114,7 +114,7 @@ const MIGRATION_LOCK = 7_215_364_901;
  * Runs pending migrations. On PostgreSQL several stateless instances may start
  * at once on one database: a session-level advisory lock lets one migrate while
  * the others wait, then find nothing left to do. (The race is narrow: four
- * processes started together did not hit it in test/instances.e2e-spec.ts, so
+ * processes started together did not hit it in test/slow/instances.e2e-spec.ts, so
  * the lock is a guard, not a fix for an observed failure.)
  */
 async function migrate(dataSource: DataSource): Promise<void> {

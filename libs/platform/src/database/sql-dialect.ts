@@ -27,7 +27,7 @@ export class SqlDialect {
    * node-sqlite3's `run()` calls back after the first step of a `RETURNING`
    * statement, and the implicit transaction commits only when the statement is
    * finalized later, so the caller would acknowledge a row not yet durable (a
-   * SIGKILL in between lost acknowledged rows in test/process.e2e-spec.ts).
+   * SIGKILL in between lost acknowledged rows in test/slow/crashes.e2e-spec.ts).
    * There TypeORM reports the row id of a plain `INSERT`, after its commit.
    */
   insertReturningId(text: string): string {
