@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { SqlClient } from '@app/platform';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnChild } from './support/children';
 import { POSTGRES_TEST_URL, postgres } from './support/databases';
 import { TcpProxy } from './support/tcp-proxy';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
@@ -79,7 +80,7 @@ describe('SQLite write-locked by another process', () => {
 /** Another process holding the write lock on the app's SQLite file, as a backup or maintenance tool may; resolves once it holds it. */
 async function holdWriteLock(t: TestApp): Promise<ChildProcess> {
   const path = t.config.database.type === 'sqlite' ? t.config.database.path : '';
-  const holder = spawn(
+  const holder = spawnChild(
     process.execPath,
     [
       '-e',
@@ -94,7 +95,7 @@ async function holdWriteLock(t: TestApp): Promise<ChildProcess> {
       });
       setInterval(() => {}, 1000);`,
     ],
-    { cwd: resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: resolve(__dirname, '..') },
   );
   await new Promise<void>((locked) =>
     holder.stdout!.on('data', (chunk) => String(chunk).includes('locked') && locked()),

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnChild } from '../support/children';
 
 /**
  * `npm run generate:module` run on a copy of this repository, followed by the
@@ -21,7 +21,7 @@ const BOUND_MS = 240_000;
  */
 function run(cwd: string, command: string, ...args: string[]): Promise<{ status: number | null; output: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, CI: 'true' }, timeout: BOUND_MS });
+    const child = spawnChild(command, args, { cwd, env: { ...process.env, CI: 'true' }, timeout: BOUND_MS });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -1,7 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnChild } from './children';
+import { scaled } from './wait-for';
 
 /** The Redis server the fleet suites share rate limits through; the Redis suites are skipped without it. */
 export const REDIS_TEST_URL = process.env.PETSTORE_TEST_REDIS_URL;
@@ -25,14 +27,21 @@ export async function ownRedis(port: number): Promise<OwnRedis> {
   const server: OwnRedis = {
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn(
-        REDIS_SERVER!,
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+      child = spawnChild(REDIS_SERVER!, [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        folder,
+      ]);
       let output = '';
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+        const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), scaled(10_000));
         child!.stdout!.on('data', (chunk: Buffer) => {
           output += chunk.toString();
           if (output.includes('Ready to accept connections')) {

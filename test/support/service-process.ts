@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { spawnChild } from './children';
 import { scaled, waitFor } from './wait-for';
 
 export const MAIN_JS = resolve(__dirname, '../../dist/apps/petstore/src/main.js');
@@ -44,33 +45,12 @@ export async function startService(env: Record<string, string>, timeoutMs = scal
   return { child, baseUrl, output, exited };
 }
 
-/** One registry per test process, however many test files load this module in it. */
-const STARTED = Symbol.for('petstore.test.startedServices');
-
-/**
- * Every service this test process started and that has not exited: killed
- * when the test process exits, whatever path a test took (a timeout, a throw
- * before its own clean-up), so that none is left listening.
- */
-const started: Set<ChildProcess> = ((globalThis as { [STARTED]?: Set<ChildProcess> })[STARTED] ??= killedOnExit());
-
-function killedOnExit(): Set<ChildProcess> {
-  const children = new Set<ChildProcess>();
-  process.on('exit', () => {
-    for (const child of children) child.kill('SIGKILL');
-  });
-  return children;
-}
-
 /** Runs the built service without waiting for anything (as another user with `as`, when the tests run as root). */
 export function runService(env: Record<string, string>, as?: { uid: number; gid: number }) {
-  const child = spawn(process.execPath, [MAIN_JS], {
+  const child = spawnChild(process.execPath, [MAIN_JS], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
     ...as,
   });
-  started.add(child);
-  child.once('exit', () => started.delete(child));
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -110,9 +90,8 @@ export function runKeysCli(
   env: Record<string, string>,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [KEYS_JS, ...args], {
+    const child = spawnChild(process.execPath, [KEYS_JS, ...args], {
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';

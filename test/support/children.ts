@@ -1,0 +1,50 @@
+import {
+  spawn,
+  type ChildProcessByStdio,
+  type SpawnOptionsWithStdioTuple,
+  type StdioNull,
+  type StdioPipe,
+} from 'node:child_process';
+import type { Readable } from 'node:stream';
+
+type Child = ChildProcessByStdio<null, Readable, Readable>;
+
+/** One registry per test process, however many test files load this module in it. */
+const REGISTRY = Symbol.for('petstore.test.children');
+
+/**
+ * Every process this test process started and that has not exited: killed,
+ * with whatever it started in turn, when the test process exits, whatever
+ * path a test took (a timeout, a failed start, a throw before its own
+ * clean-up), so that none is left running.
+ */
+const children: Set<Child> = ((globalThis as { [REGISTRY]?: Set<Child> })[REGISTRY] ??= killedOnExit());
+
+function killedOnExit(): Set<Child> {
+  const set = new Set<Child>();
+  process.on('exit', () => {
+    for (const child of set) killGroup(child);
+  });
+  return set;
+}
+
+/** SIGKILL to the child's process group: npm, say, runs its scripts in children of its own. */
+function killGroup(child: Child): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+/** `spawn`, with stdout and stderr piped, in a process group of its own, killed when this process exits. */
+export function spawnChild(
+  command: string,
+  args: readonly string[],
+  options: Omit<SpawnOptionsWithStdioTuple<StdioNull, StdioPipe, StdioPipe>, 'stdio' | 'detached'> = {},
+): Child {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
