@@ -5,8 +5,7 @@ import { defineConfig } from 'vitest/config';
 import { timeScale } from './test/support/wait-for';
 
 // One value for every test process of the run: the deadlines of a loaded machine stretch, none of them shrinks.
-process.env.PETSTORE_TEST_TIME_SCALE ??= timeScale().toFixed(2);
-const scale = Number(process.env.PETSTORE_TEST_TIME_SCALE);
+const scale = timeScale();
 
 // SWC rather than esbuild: TypeORM and Nest need the decorator metadata that esbuild drops.
 export default defineConfig({

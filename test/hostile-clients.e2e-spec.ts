@@ -2,7 +2,7 @@ import { get, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { open, parseResponses } from './support/raw-client';
-import { waitFor } from './support/wait-for';
+import { scaled, waitFor } from './support/wait-for';
 import { AUTH, TEST_API_KEY, startTestApp, type TestApp } from './support/test-app';
 
 describe('hostile clients', () => {
@@ -19,7 +19,7 @@ describe('hostile clients', () => {
   /** Well-behaved requests still get prompt answers. */
   async function othersAreServed() {
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => t.http().get('/v1/pets').set(AUTH).timeout(2_000)),
+      Array.from({ length: 20 }, () => t.http().get('/v1/pets').set(AUTH).timeout(scaled(2_000))),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
   }
@@ -92,11 +92,11 @@ describe('a flood of idle connections (MAX_CONNECTIONS)', () => {
     // 30 refused at the door; past 90 % of the bound, idle ones are shed until 45 remain.
     await waitFor(() => flood.filter((client) => client.socket.destroyed).length >= 35, 'idle connections shed');
     for (let check = 0; check < 5; check++) {
-      const live = await fetch(`http://127.0.0.1:${port}/health/live`, { signal: AbortSignal.timeout(2_000) });
+      const live = await fetch(`http://127.0.0.1:${port}/health/live`, { signal: AbortSignal.timeout(scaled(2_000)) });
       expect(live.status).toBe(200);
       expect(await openConnections()).toBeLessThanOrEqual(50);
     }
-    const served = await t.http().get('/v1/pets').set(AUTH).timeout(2_000);
+    const served = await t.http().get('/v1/pets').set(AUTH).timeout(scaled(2_000));
     expect(served.status).toBe(200);
     // 30 refused at the door, and at least 5 idle ones closed to make room for the checks.
     expect(flood.filter((client) => client.socket.destroyed).length).toBeGreaterThanOrEqual(35);
@@ -179,7 +179,7 @@ function connectionsOf(t: TestApp): Promise<number> {
 function probe(port: number): Promise<number | string> {
   return new Promise((resolve) => {
     const request = get(
-      { host: '127.0.0.1', port, path: '/health/ready', agent: false, timeout: 5_000 },
+      { host: '127.0.0.1', port, path: '/health/ready', agent: false, timeout: scaled(5_000) },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode ?? 0));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnChild } from '../support/children';
+import { scaled } from '../support/wait-for';
 
 /**
  * `npm run generate:module` run on a copy of this repository, followed by the
@@ -12,7 +13,7 @@ import { spawnChild } from '../support/children';
  */
 const ROOT = resolve(__dirname, '../..');
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'data', 'coverage', '.work']);
-const BOUND_MS = 240_000;
+const BOUND_MS = scaled(240_000);
 
 /**
  * A command run to its end, asynchronously: a synchronous child would hold the

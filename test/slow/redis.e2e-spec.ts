@@ -7,6 +7,7 @@ import { call } from '../support/http-client';
 import { REDIS_SERVER, REDIS_SKIP_REASON, REDIS_TEST_URL, ownRedis, type OwnRedis } from '../support/redis';
 import { freePort, startService, type ServiceProcess } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
+import { scaled } from '../support/wait-for';
 
 const WRONG_KEY = 'wrong-key-0123456789abcdef';
 
@@ -174,7 +175,7 @@ describe.skipIf(!REDIS_SERVER)(
 
     it('limits again by itself once Redis is back', async () => {
       await redis.start();
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + scaled(10_000);
       // The new server starts empty: the key gets a fresh budget of 5, then 429.
       let seen: number[] = [];
       while (!seen.includes(429)) {

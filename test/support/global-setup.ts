@@ -1,13 +1,14 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
 
 /**
- * Builds the service once, unless the build is newer than its sources: the
- * process-level suites (crash, startup, shutdown) run the built output exactly
- * as `npm run start:prod` does.
+ * Says what this run will leave out, and why. (The suites that run the built
+ * service build it first when it is stale: test/support/service-process.ts.)
  */
 export default function setup(): void {
-  execFileSync(process.execPath, [resolve(__dirname, '../../scripts/build-if-stale.mjs')], { stdio: 'inherit' });
+  // Once per run, not once per project.
+  if (process.env.PETSTORE_TEST_SETUP_SAID) return;
+  process.env.PETSTORE_TEST_SETUP_SAID = 'yes';
+  console.log(`Deadlines: x${process.env.PETSTORE_TEST_TIME_SCALE} for this machine's load (PETSTORE_TEST_TIME_SCALE)`);
   const postgres = process.env.PETSTORE_TEST_POSTGRES_URL;
   console.log(
     postgres

@@ -1,4 +1,5 @@
 import { TEST_API_KEY } from './test-app';
+import { scaled } from './wait-for';
 
 export interface RetryAnswer {
   status?: number;
@@ -13,7 +14,7 @@ export async function createWithKey(baseUrl: string, key: string, body: object):
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(scaled(10_000)),
     });
     return { status: response.status, text: await response.text() };
   } catch (error) {

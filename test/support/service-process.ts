@@ -1,10 +1,24 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll } from 'vitest';
 import { spawnChild } from './children';
 import { scaled, waitFor } from './wait-for';
 
 export const MAIN_JS = resolve(__dirname, '../../dist/apps/petstore/src/main.js');
+
+/**
+ * A test file that imports this module runs the built service: before its
+ * tests, the service is built if a source is newer than the build (a file
+ * that never starts it never waits for a build). Asynchronously: a minute of
+ * blocked event loop would time out the worker's calls to vitest.
+ */
+beforeAll(async () => {
+  const build = promisify(execFile)(process.execPath, [resolve(__dirname, '../../scripts/build-if-stale.mjs')]);
+  build.child.stderr?.pipe(process.stderr);
+  await build;
+}, scaled(300_000));
 
 /** The built service running as a separate process, as `npm run start:prod` runs it. */
 export interface ServiceProcess {
