@@ -5,6 +5,7 @@ import {
   type StdioNull,
   type StdioPipe,
 } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
 type Child = ChildProcessByStdio<null, Readable, Readable>;
@@ -25,8 +26,21 @@ function killedOnExit(): Set<Child> {
   process.on('exit', () => {
     for (const child of set) killGroup(child);
   });
+  // A signal ends a process without its exit handlers: run them (vitest stops its workers with SIGTERM).
+  for (const [signal, status] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const)
+    process.once(signal, () => process.exit(status));
   return set;
 }
+
+/**
+ * On Linux, `setpriv --pdeathsig KILL` makes the kernel kill the child when
+ * this process dies, even by SIGKILL, when no handler of ours can run.
+ */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
 
 /** SIGKILL to the child's process group: npm, say, runs its scripts in children of its own. */
 function killGroup(child: Child): void {
@@ -43,7 +57,8 @@ export function spawnChild(
   args: readonly string[],
   options: Omit<SpawnOptionsWithStdioTuple<StdioNull, StdioPipe, StdioPipe>, 'stdio' | 'detached'> = {},
 ): Child {
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const [file, argv] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
+  const child = spawn(file, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
