@@ -6,12 +6,52 @@
  * module is covered without an edit here. `npm run lint` runs it;
  * test/architecture.spec.ts proves each rule fires on a broken fixture tree.
  */
+const { existsSync, readFileSync, readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
 const SOURCE = { pathNot: ['\\.spec\\.ts$', '\\.e2e-spec\\.ts$', '^libs/[^/]+/test/'] };
 /** The framework-free entry point of the platform's errors, which domains may use. */
 const PLATFORM_ERRORS = '^libs/platform/src/errors/(index|app-error)\\.ts$';
 
+/**
+ * The modules under `libs/` (of the tree being cruised) and the modules each
+ * declares it depends on, in its `module.json` (`{ "dependsOn": ["pets"] }`).
+ */
+function declaredModules() {
+  const libs = join(process.cwd(), 'libs');
+  const names = readdirSync(libs, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'platform')
+    .map((entry) => entry.name);
+  return names.map((name) => {
+    const file = join(libs, name, 'module.json');
+    const dependsOn = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).dependsOn : [];
+    for (const other of dependsOn) {
+      if (!names.includes(other)) throw new Error(`libs/${name}/module.json depends on "${other}": no such module`);
+    }
+    return { name, dependsOn };
+  });
+}
+
+/** One rule per module: it imports another module only if it declares it depends on it. */
+const declaredDependencies = declaredModules().map(({ name, dependsOn }) => ({
+  name: 'modules-use-only-what-they-declare',
+  comment: `libs/${name} imports only the modules its module.json lists in dependsOn (${dependsOn.join(', ') || 'none'}).`,
+  severity: 'error',
+  from: { path: `^libs/${name}/`, ...SOURCE },
+  to: { path: '^libs/', pathNot: [`^libs/(${[name, 'platform', ...dependsOn].join('|')})/`] },
+}));
+
 module.exports = {
   forbidden: [
+    ...declaredDependencies,
+    {
+      name: 'no-cycles-between-modules',
+      comment:
+        'Modules depend on each other in one direction: a cycle through another module fails only at boot (Nest cannot order the modules).',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/', ...SOURCE },
+      to: { circular: true, via: { pathNot: '^libs/$1/' } },
+    },
     {
       name: 'domain-is-plain-typescript',
       comment:

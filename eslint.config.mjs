@@ -5,6 +5,22 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** `import()` and `require()` of a path computed at run time: no rule could say where they lead. */
+export const COMPUTED_IMPORTS = [
+  {
+    selector: "ImportExpression[source.type!='Literal'][source.type!='TemplateLiteral']",
+    message: 'Import a module by a path written out: the layer rules cannot follow a computed one.',
+  },
+  {
+    selector: 'ImportExpression > TemplateLiteral[expressions.length>0]',
+    message: 'Import a module by a path written out: the layer rules cannot follow a computed one.',
+  },
+  {
+    selector: "CallExpression[callee.name='require'][arguments.0.type!='Literal']",
+    message: 'Require a module by a path written out: the layer rules cannot follow a computed one.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/'] },
   eslint.configs.recommended,
@@ -41,6 +57,15 @@ export default tseslint.config(
   {
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // CommonJS files (the dependency-cruiser configuration) load their modules with require().
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // The layer rules (.dependency-cruiser.cjs) see only imports whose path is written out.
+    rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS] },
   },
   prettier,
 );

@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
+import config, { COMPUTED_IMPORTS } from '../eslint.config.mjs';
 import { FEATURES } from '../apps/petstore/src/features';
 
 /**
@@ -53,6 +56,9 @@ describe('architecture rules', () => {
       'imports-resolve: libs/other/src/deep-alias.ts -> @app/shop/domain/thing',
       'infrastructure-does-not-reach-http: libs/shop/src/infrastructure/thing.record.ts -> libs/shop/src/http/thing.dto.ts',
       'modules-meet-through-their-index: libs/other/src/reaches-in.ts -> libs/shop/src/domain/thing.ts',
+      'modules-use-only-what-they-declare: libs/ring-b/src/index.ts -> libs/ring-a/src/index.ts',
+      'modules-use-only-what-they-declare: libs/shop/src/undeclared.ts -> libs/other/src/index.ts',
+      'no-cycles-between-modules: libs/ring-a/src/index.ts -> libs/ring-b/src/index.ts',
       'platform-errors-are-plain-typescript: libs/platform/src/errors/app-error.ts -> @nestjs/common',
       'platform-knows-no-feature: libs/platform/src/knows-a-feature.ts -> libs/shop/src/index.ts',
     ]);
@@ -62,6 +68,29 @@ describe('architecture rules', () => {
     const config = readFileSync(resolve(ROOT, '.dependency-cruiser.cjs'), 'utf8');
     const rules = [...config.matchAll(/name: '([a-z-]+)'/g)].map((match) => match[1]);
     expect(new Set(violations.map((line) => line.split(':')[0]))).toEqual(new Set(rules));
+  });
+});
+
+describe('computed imports', () => {
+  it('are refused by ESLint, which the cruise cannot follow', () => {
+    const file = resolve(FIXTURE, 'libs/shop/src/domain/computed-import.ts');
+    const messages = new Linter({ configType: 'flat' }).verify(readFileSync(file, 'utf8'), [
+      {
+        languageOptions: { parser: tseslint.parser },
+        rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS] },
+      },
+    ]);
+    expect(messages.map(({ line, message }) => `${line}: ${message}`)).toEqual([
+      '3: Import a module by a path written out: the layer rules cannot follow a computed one.',
+      '4: Require a module by a path written out: the layer rules cannot follow a computed one.',
+    ]);
+  });
+
+  it('are refused in the whole tree by the lint gate', () => {
+    const rule = (config as Array<{ rules?: Record<string, unknown> }>).find(
+      (entry) => entry.rules?.['no-restricted-syntax'],
+    );
+    expect(rule?.rules?.['no-restricted-syntax']).toEqual(['error', ...COMPUTED_IMPORTS]);
   });
 });
 

@@ -1,0 +1,6 @@
+// Types of eslint.config.mjs, for test/architecture.spec.ts.
+import type { Linter } from 'eslint';
+
+export declare const COMPUTED_IMPORTS: Array<{ selector: string; message: string }>;
+declare const config: Linter.Config[];
+export default config;
