@@ -11,8 +11,8 @@ export const MAIN_JS = resolve(__dirname, '../../dist/apps/petstore/src/main.js'
 /**
  * A test file that imports this module runs the built service: before its
  * tests, the service is built if a source is newer than the build (a file
- * that never starts it never waits for a build). Asynchronously: a minute of
- * blocked event loop would time out the worker's calls to vitest.
+ * that never starts it never waits for a build). Asynchronously: a loaded
+ * machine's build would otherwise block the worker's calls to vitest.
  */
 beforeAll(async () => {
   const build = promisify(execFile)(process.execPath, [resolve(__dirname, '../../scripts/build-if-stale.mjs')]);
