@@ -1,7 +1,19 @@
-import { IdempotencyStore, SqlClient } from '@app/platform';
+import { Body, Controller, Module, Post } from '@nestjs/common';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrorResponses,
+  IDEMPOTENT_REPLAYED_HEADER,
+  Idempotent,
+  IdempotencyStore,
+  Responds,
+  SqlClient,
+  defineFeature,
+} from '@app/platform';
+import { IsString } from 'class-validator';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../apps/petstore/src/features';
 import { DATABASE_KINDS } from './support/databases';
 import { AUTH, JSON_CONTENT_TYPE, OTHER_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
 import { waitFor } from './support/wait-for';
@@ -223,3 +235,61 @@ for (const kind of DATABASE_KINDS) {
     },
   );
 }
+
+/*
+ * A route of this test only whose handler returns more than its response
+ * schema declares: the serializer @Responds sets up drops the rest, and the
+ * answer recorded for a key must be the same bytes, not the handler's object.
+ */
+class Ticket {
+  @ApiProperty({ type: 'integer' }) number: number;
+}
+class NewTicket {
+  @ApiProperty() @IsString() queue: string;
+}
+
+@ApiTags('tickets')
+@Controller('tickets')
+class TicketsController {
+  private issued = 0;
+
+  @Post()
+  @Idempotent()
+  @Responds(201, Ticket, { description: 'issued', headers: IDEMPOTENT_REPLAYED_HEADER })
+  @ApiErrorResponses(400, 401, 409, 422, 500, 503)
+  issue(@Body() _body: NewTicket): Ticket {
+    return Object.assign(new Ticket(), { number: ++this.issued, internalNote: 'never sent' });
+  }
+}
+
+@Module({ controllers: [TicketsController] })
+class TicketsModule {}
+
+describe('Idempotency-Key: one serialization path', () => {
+  let t: TestApp;
+  beforeAll(
+    async () =>
+      (t = await startTestApp({
+        features: [...FEATURES, defineFeature({ name: 'tickets', module: TicketsModule, migrations: [] })],
+      })),
+  );
+  afterAll(() => t?.close());
+
+  it('records and replays the bytes the route serializes without a key, never the handler object', async () => {
+    const issue = (key?: string) => {
+      const request = t.http().post('/v1/tickets').set(AUTH);
+      if (key) request.set('idempotency-key', key);
+      return request.send({ queue: 'front' });
+    };
+    const plain = await issue();
+    const keyed = await issue('ticket-1');
+    const replayed = await issue('ticket-1');
+    expect([plain.status, plain.text]).toEqual([201, '{"number":1}']);
+    expect([keyed.status, keyed.text, keyed.headers['content-type']]).toEqual([201, '{"number":2}', JSON_CONTENT_TYPE]);
+    expect([replayed.status, replayed.text, replayed.headers['idempotent-replayed']]).toEqual([
+      201,
+      '{"number":2}',
+      'true',
+    ]);
+  });
+});

@@ -92,7 +92,9 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
           const meanwhile = await this.find(scope);
           if (meanwhile) return this.replay(meanwhile, scope, reply);
         }
-        const body = JSON.stringify(await handle());
+        // The route's own serializer (its response schema, as @Responds set it up): the answer recorded and
+        // replayed is byte for byte the one a request without a key gets.
+        const body = String(reply.serialize(await handle()));
         const location = reply.getHeader('location');
         await this.db.write(this.sql.save, [
           scope.principal,
