@@ -39,6 +39,12 @@ async function roundRobin(fleet: ServiceProcess[], count: number, key = TEST_API
   return statuses;
 }
 
+/** Rate-limit checks of `service` that could not reach Redis and let the request through. */
+async function storageFailures(service: ServiceProcess): Promise<number> {
+  const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+  return Number(/^petstore_rate_limit_storage_failures_total (\d+)$/m.exec(metrics)?.[1]);
+}
+
 const tally = (statuses: number[]) =>
   statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
@@ -111,7 +117,11 @@ describe.skipIf(REDIS_SKIP_REASON)(
           return response.status;
         }),
       );
-      expect(tally(statuses)).toEqual({ 401: 60, 429: 340 });
+      // A check Redis did not answer within 250 ms (a loaded machine) fails open, as documented, and is counted:
+      // each such failure is one 401 more. Every other check was counted atomically.
+      const failedOpen = (await Promise.all(fleet.map(storageFailures))).reduce((sum, n) => sum + n, 0);
+      expect(failedOpen).toBeLessThan(40);
+      expect(tally(statuses)).toEqual({ 401: 60 + failedOpen, 429: 340 - failedOpen });
       await stopAll(services);
     });
   },
@@ -148,10 +158,7 @@ describe.skipIf(!REDIS_SERVER)(
         .output()
         .split('\n')
         .filter((line) => line.includes(message));
-    const failuresCounted = async () =>
-      /^petstore_rate_limit_storage_failures_total (\d+)$/m.exec(
-        await (await fetch(`${service.baseUrl}/metrics`)).text(),
-      )?.[1];
+    const failuresCounted = async () => String(await storageFailures(service));
 
     it('limits while Redis answers', async () => {
       expect(await statuses(7)).toEqual([200, 200, 200, 200, 200, 429, 429]);
