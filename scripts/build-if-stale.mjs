@@ -1,5 +1,5 @@
 // Builds the service (nest build petstore) unless its output is newer than every file it is built from: a test
-// file or `npm run keys` then starts at once instead of spending a minute rebuilding what is current. Callers that
+// file or `npm run keys` then starts at once instead of spending ten seconds rebuilding what is current. Callers that
 // run at once (two test workers) build once: the second waits for the first's lock, then finds the build current.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
