@@ -167,7 +167,7 @@ function freePort() {
 const running = new Set();
 let workFolder;
 
-/** Ctrl-C or a SIGTERM: kill the targets, remove the databases (about 80 MB per 1,000,000 pets), exit 130/143. */
+/** Ctrl-C or a SIGTERM: kill the targets, remove the databases (about 100 MB once seeded), exit 130/143. */
 function cleanUpOn(signal, status) {
   process.once(signal, () => {
     for (const child of running) child.kill('SIGKILL');
@@ -325,8 +325,9 @@ async function measureFeature(name, feature, work, round) {
 }
 
 /**
- * What the run will take, from its settings: each load is a 1 s warm-up and BENCH_SECONDS (and half a second between), each process start and
- * seed of 1,000 pets about 2 s, and seeding the 1,000,000-pet databases about 40 s per target (2 cores, measured).
+ * What the run will take, from its settings: each load is a 1 s warm-up and BENCH_SECONDS (and half a second
+ * between), each process start and seed of 1,000 pets about 2 s, and seeding the 1,000,000-pet databases about
+ * 40 s per target (2 cores, measured).
  */
 function expectedDuration(featureCount) {
   const loads = TARGET_NAMES.length * SCENARIOS.length + featureCount * FEATURE_SCENARIOS.length * 2;
