@@ -1,36 +1,15 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, request, type ClientRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './support/http-client';
-import { runService, startService, type ServiceProcess } from './support/service-process';
+import { runService, servicePerTest, startService } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
 import { waitFor } from './support/wait-for';
 
 /** The built service run as its own process: startup checks, signals, crashes. */
 describe('the service process', () => {
-  let folder: string;
-  let env: Record<string, string>;
-  const running: ServiceProcess[] = [];
-
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'petstore-process-'));
-    env = { API_KEYS: TEST_API_KEY, DATABASE_URL: `sqlite:${join(folder, 'data', 'petstore.sqlite')}` };
-  });
-  afterEach(async () => {
-    for (const service of running.splice(0)) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-    rmSync(folder, { recursive: true, force: true });
-  });
-
-  const start = async (extra: Record<string, string> = {}) => {
-    const service = await startService({ ...env, ...extra });
-    running.push(service);
-    return service;
-  };
+  const { start, env, folder } = servicePerTest(TEST_API_KEY);
 
   describe('startup', () => {
     // Every refusal is tested in process (app-config.spec.ts); these show the one JSON line and exit status a
@@ -42,7 +21,7 @@ describe('the service process', () => {
         'DATABASE_URL points into a folder that cannot be created or written: /etc/hostname',
       ],
     ])('stops at once for %j, naming the variable', async (extra, message) => {
-      const { output, exited } = runService({ ...env, PORT: '0', ...extra });
+      const { output, exited } = runService({ ...env(), PORT: '0', ...extra });
       expect(await exited).toBe(1);
       // Every line JSON, the last one naming the variable, without a stack trace.
       const lines = output()
@@ -62,8 +41,8 @@ describe('the service process', () => {
     });
 
     it('kills a service that does not start in time, so a failed start leaves no process behind', async () => {
-      const marker = join(folder, 'never-listening.sqlite');
-      await expect(startService({ ...env, DATABASE_URL: `sqlite:${marker}` }, 1)).rejects.toThrow(
+      const marker = join(folder(), 'never-listening.sqlite');
+      await expect(startService({ ...env(), DATABASE_URL: `sqlite:${marker}` }, 1)).rejects.toThrow(
         /^service did not listen within 1 ms \(killed\)/,
       );
       expect(processesWith(marker)).toEqual([]);

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../support/http-client';
 import { createWithKey, sameAnswerOr409, type RetryAnswer } from '../support/retries';
-import { startService, type ServiceProcess } from '../support/service-process';
+import { servicePerTest } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 import { startWriters } from '../support/writers';
@@ -15,27 +12,7 @@ import { startWriters } from '../support/writers';
  * nothing is created twice.
  */
 describe('the service process, stopped and killed under load', () => {
-  let folder: string;
-  let env: Record<string, string>;
-  const running: ServiceProcess[] = [];
-
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'petstore-crashes-'));
-    env = { API_KEYS: TEST_API_KEY, DATABASE_URL: `sqlite:${join(folder, 'data', 'petstore.sqlite')}` };
-  });
-  afterEach(async () => {
-    for (const service of running.splice(0)) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
-    rmSync(folder, { recursive: true, force: true });
-  });
-
-  const start = async (extra: Record<string, string> = {}) => {
-    const service = await startService({ ...env, ...extra });
-    running.push(service);
-    return service;
-  };
+  const { start } = servicePerTest(TEST_API_KEY);
 
   describe('SIGTERM under load', () => {
     it('serves or refuses at the door, never a 5xx, loses no acknowledged write, and exits 0', async () => {

@@ -1,8 +1,10 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll } from 'vitest';
+import { afterEach, beforeAll, beforeEach } from 'vitest';
 import { spawnChild } from './children';
 import { scaled, waitFor } from './wait-for';
 
@@ -19,6 +21,38 @@ beforeAll(async () => {
   build.child.stderr?.pipe(process.stderr);
   await build;
 }, scaled(300_000));
+
+/**
+ * For a `describe` block of tests that run the built service: each test gets
+ * a fresh folder and the environment of a SQLite database in it accepting
+ * `apiKey`; `start()` starts the service on it (with extra settings), and
+ * whatever a test started is killed after it, and the folder removed.
+ */
+export function servicePerTest(apiKey: string) {
+  let folder = '';
+  let env: Record<string, string> = {};
+  const running: ServiceProcess[] = [];
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'petstore-service-'));
+    env = { API_KEYS: apiKey, DATABASE_URL: `sqlite:${join(folder, 'data', 'petstore.sqlite')}` };
+  });
+  afterEach(async () => {
+    for (const service of running.splice(0)) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+    rmSync(folder, { recursive: true, force: true });
+  });
+  return {
+    folder: () => folder,
+    env: () => env,
+    async start(extra: Record<string, string> = {}): Promise<ServiceProcess> {
+      const service = await startService({ ...env, ...extra });
+      running.push(service);
+      return service;
+    },
+  };
+}
 
 /** The built service running as a separate process, as `npm run start:prod` runs it. */
 export interface ServiceProcess {
