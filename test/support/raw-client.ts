@@ -43,7 +43,7 @@ export function parseResponses(text: string): RawResponse[] {
 /**
  * Sends `raw`, and resolves with the responses that came back once the server
  * closed the connection, or, given `count`, once that many complete responses
- * have come (the connection is then left to the server). Fails after a deadline.
+ * have come (this side then closes it). Fails after a deadline.
  */
 export async function exchange(port: number, raw: string | Buffer, count?: number): Promise<RawResponse[]> {
   const client = await open(port);

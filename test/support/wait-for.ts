@@ -2,9 +2,10 @@ import { availableParallelism, loadavg } from 'node:os';
 
 /**
  * How much slower than a quiet machine this one runs: every deadline of the
- * tests is multiplied by it. `PETSTORE_TEST_TIME_SCALE` sets it (vitest.config.ts
- * sets it once, from the load average per core when the run starts, so that
- * every test process uses the same value).
+ * tests is multiplied by it. `PETSTORE_TEST_TIME_SCALE` sets it; otherwise
+ * vitest.config.ts works it out once when the run starts, from the load
+ * average per core and the CPU share this process gets, and every test
+ * process inherits the value.
  */
 export function timeScale(): number {
   const set = Number(process.env.PETSTORE_TEST_TIME_SCALE);

@@ -63,12 +63,10 @@ export class SqliteWriteBatches {
 
   private enqueue(job: (settle: Settle) => Job): Promise<unknown> {
     this.unanswered++;
-    let answered = false;
     return new Promise((resolve, reject) => {
       this.waiting.push(
+        // Each job is settled exactly once: by its batch, or by the run that failed before settling it.
         job((outcome) => {
-          if (answered) return;
-          answered = true;
           this.unanswered--;
           if (outcome.status === 'fulfilled') resolve(outcome.value);
           else reject(outcome.reason);
