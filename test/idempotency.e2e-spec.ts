@@ -188,6 +188,32 @@ for (const kind of DATABASE_KINDS) {
         expect(await countNamed('Slow')).toBe(1);
       });
 
+      it('refuses an invalid body with a key before any transaction: 400 while another writer holds the lock', async () => {
+        const release = await holdWriteLock();
+        try {
+          let answered = false;
+          const answer = create('invalid-1', { name: 'Invalid', categoryId: 1, colour: 'red' }).then((response) => {
+            answered = true;
+            return response;
+          });
+          await waitFor(
+            async () => answered || (await firstIsWaiting()),
+            'the answer, or the request waiting for the lock',
+          );
+          // Validated inside the transaction, the request would wait here for the lock held above.
+          expect(await firstIsWaiting()).toBe(false);
+          const refused = await answer;
+          expect(refused.status).toBe(400);
+          expect(refused.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE });
+          expect(refused.body).toEqual(errorBody(400, 'invalid_body', "unknown property 'colour'"));
+        } finally {
+          await release();
+        }
+        const valid = await create('invalid-1', { name: 'Invalid', categoryId: 1 });
+        expect(valid.status).toBe(201);
+        expect(valid.headers).not.toHaveProperty('idempotent-replayed');
+      });
+
       it('forgets a key after IDEMPOTENCY_TTL_HOURS: expired records are ignored, then purged', async () => {
         const first = await create('expiring-1', { name: 'Expiring', categoryId: 1 });
         const db = t.app.get(SqlClient);

@@ -1,5 +1,5 @@
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_LOGGER, AppConfig, ConfigError, Readiness } from '@app/platform';
+import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';
@@ -7,7 +7,7 @@ import { ConfiguredApiKeys } from './application/configured-api-keys';
 import { StoredApiKeys } from './application/stored-api-keys';
 import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
-import { BearerAuthGuard } from './http/bearer-auth.guard';
+import { BearerAuthenticator } from './http/bearer-authenticator';
 import { SqlApiKeyRepository } from './infrastructure/sql-api-key.repository';
 
 /**
@@ -36,7 +36,8 @@ import { SqlApiKeyRepository } from './infrastructure/sql-api-key.repository';
         new AcceptedApiKeys(stored, new ConfiguredApiKeys(config.apiKeys)),
     },
     AuthFailureLimit,
-    BearerAuthGuard,
+    // The request pipeline's authentication step.
+    { provide: Authenticator, useClass: BearerAuthenticator },
   ],
 })
 export class AuthModule implements OnModuleInit, OnApplicationShutdown {

@@ -6,7 +6,7 @@ import {
   withoutRequestData,
   type ConstraintViolation,
 } from '../database/database-errors';
-import { pathOf } from '../http/request-context';
+import { pathOf } from '../pipeline/request-state';
 import { RouteIndex } from '../http/route-index';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 import { AppError } from './app-error';

@@ -1,9 +1,9 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
-import { SkipThrottle } from '@nestjs/throttler';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+import { NotRateLimited } from '../http/not-rate-limited.decorator';
 import { Public } from '../http/public.decorator';
 import { Drain } from '../lifecycle/drain.service';
 import { DatabaseHealthIndicator } from './database.health';
@@ -16,7 +16,6 @@ import { Readiness } from './readiness';
  * as a shutdown starts.
  */
 @ApiExcludeController()
-@SkipThrottle()
 @Controller('health')
 export class HealthController {
   constructor(
@@ -28,6 +27,7 @@ export class HealthController {
 
   @Get('live')
   @Public()
+  @NotRateLimited()
   @Header('cache-control', 'no-store')
   live(): { status: 'ok' } {
     return { status: 'ok' };
@@ -35,6 +35,7 @@ export class HealthController {
 
   @Get('ready')
   @Public()
+  @NotRateLimited()
   // terminus' @HealthCheck() sets Cache-Control itself.
   @HealthCheck()
   async ready(): Promise<HealthCheckResult> {

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { ErrorBody } from '../errors/error-body';
 import { PLATFORM_ERROR_CODES as CODES } from '../errors/error-catalogue';
-import { requestIdOf } from './request-id';
+import { requestIdOf } from '../pipeline/request-id';
 
 /** Records an answer given outside the routes, for the metrics. */
 export type EdgeCounter = (method: string, status: number) => void;

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import type { FastifyCorsOptions } from '@fastify/cors';
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -11,12 +10,11 @@ import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from './http-limits';
-import { requestIdOf } from './request-id';
-import { limitConnections } from './connection-limit';
 import { EdgeResponses } from './edge-responses';
-import { installJsonBodyParser } from './json-body';
 import { RouteIndex } from './route-index';
-import { installSecurityHeaders, securityHeadersOf } from './security-headers';
+import { installRequestPipeline } from '../pipeline/request-pipeline';
+import { requestIdOf } from '../pipeline/request-id';
+import { securityHeadersOf } from '../pipeline/security-headers';
 
 /**
  * Creates the Nest application on Fastify with the HTTP settings of the
@@ -73,7 +71,6 @@ export async function createHttpApplication(
     keepAliveTimeout: config.timeouts.keepAliveMs,
     connectionTimeout: config.timeouts.requestMs + config.timeouts.keepAliveMs,
   });
-  installJsonBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     // Nest would add an urlencoded parser; Fastify's JSON parser is kept instead.
     bodyParser: false,
@@ -84,15 +81,13 @@ export async function createHttpApplication(
   const routes = app.get(RouteIndex);
   edge.allowWith(() => routes.methods().filter((method) => method !== 'OPTIONS'));
   const server = app.getHttpServer() as Server;
-  limitConnections(server, config.maxConnections);
   server.on('checkExpectation', edge.expectationFailed);
   server.on('connect', edge.connectRefused);
-  // No automatic `100 Continue`: the bearer guard sends it once the request has
-  // passed authentication and the size check (see continueIfExpected()).
+  // No automatic `100 Continue`: the request pipeline sends it once the request
+  // has passed authentication and the rate limit (pipeline/expect-continue.ts).
   server.on('checkContinue', (request, response) => server.emit('request', request, response));
 
-  installSecurityHeaders(app.getHttpAdapter().getInstance(), securityHeaders);
-  if (config.corsOrigins.length > 0) enableCors(app, config);
+  installRequestPipeline(app, config, securityHeaders);
   setupOpenApi(app, config, app.get<ServiceInfo>(SERVICE_INFO));
   return app;
 }
@@ -103,34 +98,4 @@ function trustProxyOf(
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return typeof setting === 'boolean' ? setting : [...setting];
-}
-
-/**
- * CORS for the origins of `CORS_ORIGINS`, allowing the methods the routes
- * serve. Those are known only once the modules have declared their routes,
- * after CORS is set up, so the options are worked out on the first request.
- */
-function enableCors(app: NestFastifyApplication, config: AppConfig): void {
-  const routes = app.get(RouteIndex);
-  let options: FastifyCorsOptions | undefined;
-  const corsOptions = (): FastifyCorsOptions => ({
-    origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
-    methods: routes.methods().filter((method) => method !== 'OPTIONS'),
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
-    exposedHeaders: [
-      'Location',
-      'X-Request-Id',
-      'Idempotent-Replayed',
-      'Retry-After',
-      'RateLimit-Limit',
-      'RateLimit-Remaining',
-      'RateLimit-Reset',
-      'Deprecation',
-      'Sunset',
-      'Link',
-      'WWW-Authenticate',
-    ],
-    maxAge: 600,
-  });
-  app.enableCors({ delegator: (_request, callback) => callback(null, (options ??= corsOptions())) });
 }

@@ -2,12 +2,15 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Settings a route carries into Fastify's own route config, where hooks that
- * run before Nest (authentication, deprecation headers) can read them.
+ * Settings a route carries into Fastify's own route config, where the request
+ * pipeline's steps that run before Nest (authentication, the rate limit, deprecation
+ * headers) can read them.
  */
 export interface RouteSettings {
   /** Served without credentials. */
   public?: boolean;
+  /** Not counted against any rate limit. */
+  notRateLimited?: boolean;
   deprecation?: DeprecatedRoute;
 }
 

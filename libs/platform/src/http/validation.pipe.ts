@@ -1,4 +1,12 @@
-import { Injectable, type ArgumentMetadata, type PipeTransform, type Type } from '@nestjs/common';
+import {
+  Injectable,
+  type ArgumentMetadata,
+  type ExecutionContext,
+  type PipeTransform,
+  type Type,
+} from '@nestjs/common';
+import { PARAMTYPES_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { AppError } from '../errors/app-error';
@@ -34,6 +42,8 @@ export class NoQueryParameters {}
 export class RequestValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const dto = metadata.metatype;
+    // Validated already, before Nest's pipes ran (see validateBodyOf()).
+    if (dto && value instanceof dto) return value;
     if (dto === NoQueryParameters) {
       const unknown = isPlainObject(value) ? unknownProperty(value, NO_PROPERTIES) : undefined;
       if (unknown !== undefined)
@@ -54,6 +64,40 @@ export class RequestValidationPipe implements PipeTransform {
     if (errors.length > 0) throw new AppError('invalid', code, describe(errors));
     return instance;
   }
+
+  /**
+   * Validates a request's body against its handler's `@Body()` DTO now, for a
+   * step that must refuse an invalid body before Nest's pipes run (the
+   * idempotency interceptor, before its transaction). Returns the DTO, which
+   * the pipe then passes on untouched.
+   */
+  validateBodyOf(context: ExecutionContext, body: unknown): unknown {
+    const metatype = bodyTypeOf(context.getClass(), context.getHandler());
+    return metatype ? this.transform(body, { type: 'body', metatype }) : body;
+  }
+}
+
+const bodyTypes = new WeakMap<object, Type<unknown> | undefined>();
+
+/** The class of a handler's `@Body()` parameter, read from Nest's metadata once per handler. */
+function bodyTypeOf(
+  controller: Type<unknown>,
+  handler: ReturnType<ExecutionContext['getHandler']>,
+): Type<unknown> | undefined {
+  if (bodyTypes.has(handler)) return bodyTypes.get(handler);
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ?? {}) as Record<
+    string,
+    { index: number; data?: unknown }
+  >;
+  const types = (Reflect.getMetadata(PARAMTYPES_METADATA, controller.prototype as object, handler.name) ?? []) as Array<
+    Type<unknown> | undefined
+  >;
+  const body = Object.entries(args).find(
+    ([key, arg]) => key.startsWith(`${RouteParamtypes.BODY}:`) && arg.data === undefined,
+  );
+  const type = body ? types[body[1].index] : undefined;
+  bodyTypes.set(handler, type);
+  return type;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
-import { requestContext } from '../http/request-context';
+import { RequestValidationPipe } from '../http/validation.pipe';
 import { IdempotencyStore } from './idempotency-store';
 
 /** 1 to 255 visible ASCII characters (a repeated header arrives joined with ", ", so it fails too). */
@@ -12,12 +12,17 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 /**
  * `@Idempotent()` routes: a request with an `Idempotency-Key` header goes
  * through the {@link IdempotencyStore}; one without is served as it always was.
- * It runs after authentication (the key is scoped to the caller) and wraps the
- * validation pipes and the handler, so a 400 is never recorded.
+ * It runs after authentication (the key is scoped to the caller). Nest would
+ * validate the body only inside it, within the transaction; it validates the
+ * body first instead, so that an invalid request never takes a write lock, and
+ * a 400 is never recorded.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly validation: RequestValidationPipe,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -31,10 +36,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
       );
     }
     const scope = {
-      principal: requestContext(request.raw).principal ?? '',
+      principal: request.caller ?? '',
       key,
       fingerprint: IdempotencyStore.fingerprintOf(request.method, request.routeOptions.url ?? '', request.body),
     };
+    // The handler's `@Body()` gets the validated DTO; the validation pipe passes it on untouched.
+    request.body = this.validation.validateBodyOf(context, request.body);
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     return from(this.store.execute(scope, reply, () => lastValueFrom(next.handle())));
   }

@@ -3,6 +3,9 @@ import pino, { type Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { ConfigError } from '../config/config.error';
 
+/** Nest's token for the application's pino logger ({@link appLoggerOf}). */
+export const APP_LOGGER = Symbol('APP_LOGGER');
+
 const loggers = new WeakMap<AppConfig, Logger>();
 
 /**

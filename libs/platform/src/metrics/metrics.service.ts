@@ -1,11 +1,7 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
+import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
-import { requestContext } from '../http/request-context';
-import { routeSettingsOf } from '../http/route-config';
+import type { DeprecatedRoute } from '../http/route-config';
 
 /**
  * Prometheus metrics of this application: request counts and latencies by
@@ -15,7 +11,7 @@ import { routeSettingsOf } from '../http/route-config';
  * global one), so several applications can live in one process (tests).
  */
 @Injectable()
-export class MetricsService implements OnModuleInit {
+export class MetricsService {
   readonly registry = new Registry();
 
   private readonly requests = new Counter({
@@ -41,11 +37,7 @@ export class MetricsService implements OnModuleInit {
     { requests: ReturnType<Counter['labels']>; duration: ReturnType<Histogram['labels']> }
   >();
 
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    @Inject(SERVICE_INFO) service: ServiceInfo,
-    private readonly config: AppConfig,
-  ) {
+  constructor(@Inject(SERVICE_INFO) service: ServiceInfo) {
     collectDefaultMetrics({ register: this.registry });
     this.deprecatedCalls = new Counter({
       name: `${service.id}_deprecated_operation_calls_total`,
@@ -86,24 +78,24 @@ export class MetricsService implements OnModuleInit {
     this.requests.inc({ route: 'unmatched', method, status: String(status) });
   };
 
-  onModuleInit(): void {
-    // METRICS=off: no hook at all, rather than one that counts nothing.
-    if (!this.config.metrics) return;
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onResponse', (request, reply, done) => {
-      const { route = 'unmatched', principal } = requestContext(request.raw);
-      const series = this.seriesOf(route, request.method, reply.statusCode);
-      series.requests.inc();
-      series.duration.observe(reply.elapsedTime / 1000);
-      const deprecation = routeSettingsOf(request).deprecation;
-      if (deprecation) {
-        this.deprecatedCalls.inc({
-          operation: deprecation.operationId,
-          sunset: deprecation.sunsetDay,
-          caller: principal ?? 'anonymous',
-        });
-      }
-      done();
-    });
+  /** One answer: counted, its latency observed, and a deprecated operation's call counted by caller. */
+  observeRequest(
+    route: string,
+    method: string,
+    status: number,
+    seconds: number,
+    deprecation: DeprecatedRoute | undefined,
+    caller: string | undefined,
+  ): void {
+    const series = this.seriesOf(route, method, status);
+    series.requests.inc();
+    series.duration.observe(seconds);
+    if (deprecation) {
+      this.deprecatedCalls.inc({
+        operation: deprecation.operationId,
+        sunset: deprecation.sunsetDay,
+        caller: caller ?? 'anonymous',
+      });
+    }
   }
 }

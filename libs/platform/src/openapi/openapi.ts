@@ -1,12 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import type { ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../http/api-prefix';
-import { pathOf } from '../http/request-context';
+import { pathOf } from '../pipeline/request-state';
 import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
 import { ErrorResponse } from './error-response';
 
@@ -143,28 +143,11 @@ function describeDeprecation(operation: Record<string, unknown>): void {
  */
 export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, service: ServiceInfo): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  // These routes are Fastify's, not a controller's: mark them public as they are declared.
+  // These routes are Fastify's, not a controller's: mark them public and unlimited as they are declared.
   fastify.addHook('onRoute', (route) => {
     if (route.url === OPENAPI_JSON_PATH || route.url === DOCS_PATH || route.url.startsWith(`${DOCS_PATH}/`)) {
-      route.config = { ...(route.config ?? {}), public: true };
+      route.config = { ...(route.config ?? {}), public: true, notRateLimited: true };
     }
-  });
-  const assetsPrefix = `${DOCS_PATH}/`;
-  fastify.addHook('onRequest', (request, reply, done) => {
-    // Every request passes here: API calls leave after one string comparison.
-    if (!request.url.startsWith(assetsPrefix)) return done();
-    const path = pathOf(request.url);
-    // The page's assets are relative to /docs: its address with a slash would load none of them.
-    if (path === assetsPrefix) {
-      void reply.code(301).header('location', DOCS_PATH).send();
-      return;
-    }
-    if (!DOCS_ASSETS.has(path.slice(assetsPrefix.length))) {
-      return done(
-        new AppError('not_found', PLATFORM_ERROR_CODES.routeNotFound, `no route for ${request.method} ${path}`),
-      );
-    }
-    done();
   });
   SwaggerModule.setup(DOCS_PATH.slice(1), app, () => buildOpenApiDocument(app, config, service), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
@@ -172,3 +155,26 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, ser
     customSiteTitle: `${service.title} API`,
   });
 }
+
+const DOCS_ASSETS_PREFIX = `${DOCS_PATH}/`;
+
+/**
+ * `/docs/...` serves only the page's assets: anything else there is a 404
+ * (swagger-ui-dist's folder also holds its package.json, README and source
+ * maps), and `/docs/` redirects to `/docs`, the page's address (its assets are
+ * relative to it). Every other request leaves after one string comparison.
+ */
+export const serveOnlyDocsAssets: onRequestHookHandler = (request, reply, done) => {
+  if (!request.url.startsWith(DOCS_ASSETS_PREFIX)) return done();
+  const path = pathOf(request.url);
+  if (path === DOCS_ASSETS_PREFIX) {
+    void reply.code(301).header('location', DOCS_PATH).send();
+    return;
+  }
+  if (!DOCS_ASSETS.has(path.slice(DOCS_ASSETS_PREFIX.length))) {
+    return done(
+      new AppError('not_found', PLATFORM_ERROR_CODES.routeNotFound, `no route for ${request.method} ${path}`),
+    );
+  }
+  done();
+};

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
-import { APP_LOGGER } from '../logging/request-log.hooks';
+import { APP_LOGGER } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { FixedWindowCounter, type ThrottlerStorageRecord } from './fixed-window-counter';
 

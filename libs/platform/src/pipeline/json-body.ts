@@ -19,7 +19,7 @@ export const MAX_JSON_DEPTH = 32;
  * brackets). Fastify's own JSON parser does the parsing, with its
  * prototype-poisoning protection.
  */
-export function installJsonBodyParser(fastify: FastifyInstance): void {
+export function parseJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

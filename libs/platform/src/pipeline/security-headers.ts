@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 import helmet from 'helmet';
 import type { AppConfig } from '../config/app-config';
 import { DOCS_PATH } from '../openapi/openapi';
@@ -61,10 +61,15 @@ function docsHeadersOf(hsts: boolean): Readonly<Record<string, string>> {
   return Object.freeze(headers);
 }
 
-export function installSecurityHeaders(fastify: FastifyInstance, headers: SecurityHeaders): void {
-  if (Object.keys(headers.api).length === 0) return;
-  fastify.addHook('onRequest', (request, reply, done) => {
+/** Sends the security headers: the documentation page's on `/docs`, the API's on everything else. */
+export function sendSecurityHeaders(headers: SecurityHeaders): onRequestHookHandler {
+  return (request, reply, done) => {
     reply.headers(request.url.startsWith(DOCS_PATH) ? headers.docs : headers.api);
     done();
-  });
+  };
+}
+
+/** SECURITY_HEADERS=off: a gateway in front adds them, and the step is left out. */
+export function sendsSecurityHeaders(headers: SecurityHeaders): boolean {
+  return Object.keys(headers.api).length > 0;
 }

@@ -1,0 +1,86 @@
+import type { Server } from 'node:http';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import { ErrorFilter } from '../errors/error.filter';
+import { RequestValidationPipe } from '../http/validation.pipe';
+import { Drain } from '../lifecycle/drain.service';
+import { appLoggerOf } from '../logging/app-logger';
+import { MetricsService } from '../metrics/metrics.service';
+import { serveOnlyDocsAssets } from '../openapi/openapi';
+import { RateLimitStorage } from '../rate-limit/rate-limit-storage';
+import { Authenticator, authenticate } from './authenticate';
+import { closeWhenDraining } from './close-when-draining';
+import { limitConnections } from './connection-limit';
+import { allowCrossOrigin } from './cors';
+import { countRequest } from './count-request';
+import { sendDeprecationHeaders } from './deprecation-headers';
+import { inviteBody } from './expect-continue';
+import { parseJsonBodies } from './json-body';
+import { logRequest } from './log-request';
+import { limitRate } from './rate-limit';
+import { refuseUnroutable } from './refuse-unroutable';
+import { sendRequestId } from './request-id';
+import { declareRequestState } from './request-state';
+import { sendSecurityHeaders, sendsSecurityHeaders, type SecurityHeaders } from './security-headers';
+
+/**
+ * The request pipeline: every step a request passes through, registered here
+ * in the order it runs. Each step is a named function in a file of its own in
+ * this folder. A step that refuses the request (`done(error)` or a throw)
+ * ends it: the error filter answers in the Error shape, and the steps from
+ * "as the answer leaves" on still run.
+ */
+export function installRequestPipeline(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  securityHeaders: SecurityHeaders,
+): void {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  declareRequestState(fastify);
+
+  // 1. The connection: at most MAX_CONNECTIONS open at once; past 90 %, idle and stalled ones are shed.
+  limitConnections(app.getHttpServer() as Server, config.maxConnections);
+
+  // 2. The request line and headers have arrived; nothing of the body is read yet.
+  fastify.addHook('onRequest', sendRequestId);
+  if (sendsSecurityHeaders(securityHeaders)) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
+  fastify.addHook('onRequest', refuseUnroutable);
+  fastify.addHook('onRequest', serveOnlyDocsAssets);
+  fastify.addHook('onRequest', sendDeprecationHeaders);
+  // CORS_ORIGINS: @fastify/cors adds its own onRequest step when the application boots, so after these.
+  if (config.corsOrigins.length > 0) allowCrossOrigin(app, config);
+
+  // 3. Before the body: who is calling, and may they call again this minute.
+  fastify.addHook('preParsing', authenticate(authenticatorOf(app)));
+  if (config.rateLimitPerMinute > 0) {
+    fastify.addHook('preParsing', limitRate(app.get(RateLimitStorage), config.rateLimitPerMinute));
+  }
+  // Only now may a client waiting with `Expect: 100-continue` send its body.
+  fastify.addHook('preParsing', inviteBody);
+
+  // 4. The body: JSON in UTF-8 only, at most MAX_BODY_BYTES (Fastify's bodyLimit, set in http-application.ts).
+  parseJsonBodies(fastify);
+
+  // 5. Nest, for the route: its interceptors (`@Idempotent()`: the body validated, then the answer recorded in the
+  //    handler's transaction), the validation of every DTO argument, the handler. Whatever any step throws is
+  //    answered by the one error filter, in the Error shape.
+  app.useGlobalFilters(app.get(ErrorFilter));
+  app.useGlobalPipes(app.get(RequestValidationPipe));
+
+  // 6. As the answer leaves.
+  fastify.addHook('onSend', closeWhenDraining(app.get(Drain)));
+
+  // 7. Once it is sent.
+  fastify.addHook('onResponse', logRequest(appLoggerOf(config)));
+  if (config.metrics) fastify.addHook('onResponse', countRequest(app.get(MetricsService)));
+}
+
+/** The auth module's authenticator: without one, every route would be open, so the service does not start. */
+function authenticatorOf(app: NestFastifyApplication): Authenticator {
+  try {
+    return app.get(Authenticator, { strict: false });
+  } catch {
+    throw new Error('no Authenticator is provided: the auth module must be among the features');
+  }
+}

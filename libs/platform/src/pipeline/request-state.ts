@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Who made the request: a non-secret identifier of the authenticated
+     * caller (a stored key's name, or an API_KEYS key's fingerprint), set by
+     * the authentication step; `undefined` on public routes and refused
+     * requests. Read by the rate limit, idempotency, the log line and metrics.
+     */
+    caller: string | undefined;
+  }
+}
+
+/**
+ * Declares the state a request carries through the pipeline, so that Fastify
+ * gives every request object the same shape from the start.
+ */
+export function declareRequestState(fastify: FastifyInstance): void {
+  fastify.decorateRequest('caller', undefined);
+}
+
+/** The route template a request matched (`/v1/things/:thingId`), or `unmatched`: a bounded label for logs and metrics. */
+export function routeTemplateOf(request: FastifyRequest): string {
+  return request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+}
+
+/** The path of a request URL, without its query string (which may hold what does not belong in logs). */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
