@@ -69,7 +69,18 @@ for (const word of [plural.camel, one.camel]) {
   if (RESERVED.has(word)) fail(`"${word}" is a reserved word in TypeScript: choose another name or --entity`);
 }
 
+/** "an order", "a pet", "a user", "an hour": the article before the entity's name in the generated prose. */
+function articleOf(word) {
+  if (/^(u[bcdfgklnprstvz][aeiouy]|eu|uni|one|once)/.test(word)) return 'a';
+  if (/^(hour|honest|honou?r|heir)/.test(word)) return 'an';
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
+}
+const article = articleOf(one.kebab);
+const prose = one.kebab.replaceAll('-', ' ');
+
 const tokens = {
+  a_thing: `${article} ${prose}`,
+  A_thing: `${article[0].toUpperCase()}${article.slice(1)} ${prose}`,
   'things-kebab': plural.kebab,
   'thing-kebab': one.kebab,
   things_snake: plural.snake,
@@ -84,7 +95,7 @@ const tokens = {
 };
 const fill = (text) =>
   text.replace(
-    /__(things-kebab|thing-kebab|things_snake|thing_snake|Things|Thing|things|thing|THINGS|THING|TIMESTAMP)__/g,
+    /__(things-kebab|thing-kebab|things_snake|thing_snake|a_thing|A_thing|Things|Thing|things|thing|THINGS|THING|TIMESTAMP)__/g,
     (_, token) => tokens[token],
   );
 

@@ -119,6 +119,24 @@ describe('npm run generate:module', () => {
     expect(bad.output).toContain('generate:module: "Gift_Cards" is not a kebab-case name such as orders or gift-cards');
   });
 
+  it('writes prose with the right article: "a gift card", "an order"', async () => {
+    const controller = readFileSync(join(copy, 'libs/gift-cards/src/http/gift-cards.controller.ts'), 'utf8');
+    expect(controller).toContain("summary: 'Add a gift card'");
+    const registry = join(copy, 'apps/petstore/src/feature-registry.ts');
+    const registered = readFileSync(registry, 'utf8');
+    try {
+      const orders = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'orders');
+      expect(orders.status, orders.output).toBe(0);
+      const ordersController = readFileSync(join(copy, 'libs/orders/src/http/orders.controller.ts'), 'utf8');
+      expect(ordersController).toContain("summary: 'Add an order'");
+      expect(ordersController).toContain("summary: 'Get an order'");
+      expect(ordersController).not.toMatch(/\ba order\b/i);
+    } finally {
+      rmSync(join(copy, 'libs/orders'), { recursive: true, force: true });
+      writeFileSync(registry, registered);
+    }
+  });
+
   describe('the lint gate, on the generated module', () => {
     const breakFile = async (path: string, text: string, check: () => Promise<void>) => {
       writeFileSync(join(copy, path), text);

@@ -20,6 +20,7 @@ export { IdempotencyStore } from './idempotency/idempotency-store';
 export type { Feature } from './features/feature';
 export { API_PREFIX } from './http/api-prefix';
 export { Deprecated } from './http/deprecated.decorator';
+export { IsDateTime, parseDateTime } from './http/date-time';
 export { createHttpApplication } from './http/http-application';
 export { MAX_BODY_BYTES } from './http/http-limits';
 export { INT64_RULE, IntegerIdPipe, parseInt64 } from './http/integer-id.pipe';

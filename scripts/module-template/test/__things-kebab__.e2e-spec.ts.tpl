@@ -12,7 +12,7 @@ for (const kind of DATABASE_KINDS) {
 
       const post = (body: object) => t.http().post('/v1/__things-kebab__').set(AUTH).send(body);
 
-      it('creates a __thing__: 201, its Location, a draft by default', async () => {
+      it('creates __a_thing__: 201, its Location, a draft by default', async () => {
         const response = await post({ name: 'First' });
         expect(response.status).toBe(201);
         expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, location: '/v1/__things-kebab__/1' });

@@ -32,7 +32,7 @@ describe('__Things__Service', () => {
     service = new __Things__Service(repository);
   });
 
-  it('creates a __thing__ with a status value object', async () => {
+  it('creates __a_thing__ with a status value object', async () => {
     const created = await service.create({ name: 'First', status: 'active' });
     expect(created).toEqual({ id: 1, name: 'First', status: __Thing__Status.Active });
     expect(repository.stored).toEqual([created]);

@@ -11,7 +11,7 @@ export class __Thing__NotFoundError extends AppError {
   }
 }
 
-/** A __thing__ that breaks a rule of the domain. */
+/** __A_thing__ that breaks a rule of the domain. */
 export class Invalid__Thing__Error extends AppError {
   constructor(message: string) {
     super('invalid', __THING___ERROR_CODES.invalid, message);

@@ -18,6 +18,6 @@ describe('New__Thing__', () => {
 
 describe('__Thing__', () => {
   it.each([0, -1, 1.5, 2 ** 53])('refuses the id %d', (id) => {
-    expect(() => __Thing__.identified(id, New__Thing__.create({ name: 'First' }))).toThrow('a __thing__ id is a positive integer');
+    expect(() => __Thing__.identified(id, New__Thing__.create({ name: 'First' }))).toThrow('__a_thing__ id is a positive integer');
   });
 });

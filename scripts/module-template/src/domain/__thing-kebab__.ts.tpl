@@ -3,7 +3,7 @@ import { __Thing__Status } from './__thing-kebab__-status';
 
 export const __THING___NAME_MAX_LENGTH = 255;
 
-/** A __thing__ about to be added: its rules are checked, it has no identifier yet. */
+/** __A_thing__ about to be added: its rules are checked, it has no identifier yet. */
 export class New__Thing__ {
   private constructor(
     readonly name: string,
@@ -28,11 +28,11 @@ export class __Thing__ {
   ) {}
 
   static identified(id: number, __thing__: New__Thing__): __Thing__ {
-    if (!is__Thing__Id(id)) throw new Invalid__Thing__Error(`a __thing__ id is a positive integer (got ${id})`);
+    if (!is__Thing__Id(id)) throw new Invalid__Thing__Error(`__a_thing__ id is a positive integer (got ${id})`);
     return new __Thing__(id, __thing__.name, __thing__.status);
   }
 
-  /** A __thing__ as the table stored it: its rules were checked when it was added, so they are not checked again. */
+  /** __A_thing__ as the table stored it: its rules were checked when it was added, so they are not checked again. */
   static restore(id: number, { name, status }: { name: string; status: __Thing__Status }): __Thing__ {
     return new __Thing__(id, name, status);
   }

@@ -24,7 +24,7 @@ export class __Things__Controller {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'create__Thing__', summary: 'Add a __thing__' })
+  @ApiOperation({ operationId: 'create__Thing__', summary: 'Add __a_thing__' })
   @ApiBody({ type: Create__Thing__Dto, required: true })
   @Responds(201, __Thing__Response, {
     description: 'The __thing__, with the id it was given.',
@@ -38,7 +38,7 @@ export class __Things__Controller {
   }
 
   @Get(':__thing__Id')
-  @ApiOperation({ operationId: 'get__Thing__', summary: 'Get a __thing__' })
+  @ApiOperation({ operationId: 'get__Thing__', summary: 'Get __a_thing__' })
   @ApiParam({ name: '__thing__Id', required: true, schema: { type: 'integer', format: 'int64' } })
   @Responds(200, __Thing__Response, { description: 'The __thing__.' })
   @ApiErrorResponses(400, 401, 404, 429, 500, 503)

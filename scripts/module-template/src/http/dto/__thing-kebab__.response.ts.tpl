@@ -2,7 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { __THING___NAME_MAX_LENGTH, type __Thing__ } from '../../domain/__thing-kebab__';
 import { __THING___STATUS_VALUES, type __Thing__StatusValue } from '../../domain/__thing-kebab__-status';
 
-/** A __thing__ as the API returns it; `@Responds()` serializes exactly these properties. */
+/** __A_thing__ as the API returns it; `@Responds()` serializes exactly these properties. */
 @ApiSchema({ name: '__Thing__' })
 export class __Thing__Response {
   @ApiProperty({ type: 'integer', format: 'int64', minimum: 1, example: 1 })

@@ -4,7 +4,7 @@ import { __THING___NAME_MAX_LENGTH } from '../../domain/__thing-kebab__';
 import { __THING___STATUS_VALUES, type __Thing__StatusValue } from '../../domain/__thing-kebab__-status';
 
 /** The body of `POST /v1/__things-kebab__`. Types are never coerced; unknown properties are refused. */
-@ApiSchema({ name: 'New__Thing__', description: 'A __thing__ to add. Unknown properties are refused.' })
+@ApiSchema({ name: 'New__Thing__', description: '__A_thing__ to add. Unknown properties are refused.' })
 export class Create__Thing__Dto {
   @ApiProperty({ minLength: 1, maxLength: __THING___NAME_MAX_LENGTH, example: 'First' })
   // class-validator checks the lowest decorator first, and stops at the first failure.
