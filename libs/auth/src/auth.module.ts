@@ -1,4 +1,5 @@
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
@@ -8,6 +9,7 @@ import { StoredApiKeys } from './application/stored-api-keys';
 import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
 import { BearerAuthenticator } from './http/bearer-authenticator';
+import { ApiKeyRecord } from './infrastructure/api-key.record';
 import { SqlApiKeyRepository } from './infrastructure/sql-api-key.repository';
 
 /**
@@ -17,6 +19,7 @@ import { SqlApiKeyRepository } from './infrastructure/sql-api-key.repository';
  * every API_KEY_CACHE_SECONDS.
  */
 @Module({
+  imports: [TypeOrmModule.forFeature([ApiKeyRecord])],
   providers: [
     { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
     {

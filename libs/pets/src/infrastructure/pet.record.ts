@@ -1,11 +1,13 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * The `pets` table as TypeORM sees it. PostgreSQL returns bigint columns as
- * strings, hence the wide types: {@link PetMapper} turns them into numbers.
- * The schema itself is made by the migrations, never from this class.
+ * The `pets` table: its model, which the migrations make exactly
+ * (test/schema.e2e-spec.ts compares them on both databases). PostgreSQL
+ * returns bigint columns as strings, hence the wide types: {@link PetMapper}
+ * turns them into numbers.
  */
 @Entity({ name: 'pets' })
+@Check('pets_status_check', `"status" IN ('available', 'pending', 'sold')`)
 @Index('IDX_pets_status_id', ['status', 'id'])
 export class PetRecord {
   @PrimaryGeneratedColumn({ type: 'bigint' })

@@ -9,7 +9,10 @@ import { dataSourceOptions } from './data-source-options';
 import { SqlClient } from './sql-client';
 import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
 import { CreateIdempotencyKeys1795400000001 } from './migrations/1795400000001-create-idempotency-keys';
+import { PlatformTablesAsTheirEntities1795600000000 } from './migrations/1795600000000-platform-tables-as-their-entities';
 import { SqliteFileIdentity } from './sqlite-file-identity';
+import { WriteProbeRecord } from './write-probe.record';
+import { IdempotencyRecord } from '../idempotency/idempotency.record';
 
 /**
  * The one database connection of the application, from `DATABASE_URL`, with
@@ -37,6 +40,7 @@ export class DatabaseModule {
           }),
           dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions),
         }),
+        TypeOrmModule.forFeature([IdempotencyRecord, WriteProbeRecord]),
       ],
       providers: [SqlClient],
       exports: [SqlClient],
@@ -45,10 +49,11 @@ export class DatabaseModule {
 }
 
 /** The platform's migrations and every feature's: the whole schema. */
-function migrationsOf(features: readonly Feature[]): Type[] {
+export function migrationsOf(features: readonly Feature[]): Type[] {
   return [
     CreateWriteProbe1795400000000,
     CreateIdempotencyKeys1795400000001,
+    PlatformTablesAsTheirEntities1795600000000,
     ...features.flatMap((feature) => feature.migrations),
   ];
 }
@@ -85,6 +90,7 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
   let dataSource: DataSource | undefined;
   try {
     dataSource = await new DataSource(options).initialize();
+    useRowidKeys(dataSource);
     if (options.type === 'sqlite') {
       // WAL (set by TypeORM) with FULL: a commit is fsynced before it is
       // acknowledged, so a 201 survives a crash of the process or the machine.
@@ -100,6 +106,21 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
       throw new ConfigError('DATABASE_URL', `names ${where} that this process cannot write (${messageOf(error)})`);
     }
     throw error;
+  }
+}
+
+/**
+ * On SQLite a generated key is the table's rowid, which must be declared
+ * `integer` (`INTEGER PRIMARY KEY AUTOINCREMENT`), however wide the entity
+ * declares it for PostgreSQL (`bigint`). TypeORM has no per-database column
+ * type, so the one entity is told here, once its metadata is built.
+ */
+export function useRowidKeys(dataSource: DataSource): void {
+  if (dataSource.options.type !== 'sqlite') return;
+  for (const entity of dataSource.entityMetadatas) {
+    for (const column of entity.generatedColumns) {
+      if (column.generationStrategy === 'increment') column.type = 'integer';
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { CreatePets1795219200000 } from './1795219200000-create-pets';
+import { PetsAsTheirEntity1795600000002 } from './1795600000002-pets-as-their-entity';
 
 /** The pets module's migrations, oldest first. */
-export const PETS_MIGRATIONS = [CreatePets1795219200000];
+export const PETS_MIGRATIONS = [CreatePets1795219200000, PetsAsTheirEntity1795600000002];

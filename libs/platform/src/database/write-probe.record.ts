@@ -1,0 +1,11 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** The `platform_write_probe` table: the one row readiness rewrites (see write-probe.ts). */
+@Entity({ name: 'platform_write_probe' })
+export class WriteProbeRecord {
+  @PrimaryColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'probed_at', type: 'varchar', length: 40 })
+  probedAt: string;
+}

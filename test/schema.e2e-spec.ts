@@ -1,0 +1,113 @@
+import { loadConfig, migrationsOf, openDatabase } from '@app/platform';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../apps/petstore/src/features';
+import { DATABASE_KINDS } from './support/databases';
+import { TEST_API_KEY, startTestApp, type TestApp } from './support/test-app';
+
+/** The first migration that made the tables exactly what their entities declare. */
+const ENTITIES_ARE_THE_SCHEMA = 1795600000000;
+
+/**
+ * One schema per table: the TypeORM entities are the tables' model, and the
+ * migrations make exactly what they describe. TypeORM's own schema diff (what
+ * `synchronize` would change) on a freshly migrated database is empty, on
+ * every database kind; and every table the migrations make has an entity.
+ */
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `migrations and entities, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let t: TestApp;
+      beforeAll(async () => (t = await startTestApp({ kind })));
+      afterAll(() => t?.close());
+
+      it('agree: the schema diff of a freshly migrated database is empty', async () => {
+        const dataSource = t.app.get(DataSource);
+        const diff = await dataSource.driver.createSchemaBuilder().log();
+        expect(diff.upQueries.map((query) => query.query)).toEqual([]);
+      });
+
+      it('give every table an entity', async () => {
+        const dataSource = t.app.get(DataSource);
+        const runner = dataSource.createQueryRunner();
+        try {
+          // PostgreSQL lists its catalogues' tables too, under their schema's name; ours are in `public`.
+          const tables = (await runner.getTables())
+            .map((table) => table.name.replace(/^public\./, ''))
+            .filter((table) => !table.includes('.'));
+          const modelled = dataSource.entityMetadatas.map((entity) => entity.tableName);
+          const ours = tables.filter((table) => table !== 'migrations' && !table.startsWith('sqlite_'));
+          expect([...modelled].sort()).toEqual([...ours].sort());
+        } finally {
+          await runner.release();
+        }
+      });
+    },
+  );
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `a database made before the entities were the schema, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      it('keeps every row and never hands out an id twice once migrated', async () => {
+        const database = await kind.create();
+        try {
+          const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, API_KEYS: TEST_API_KEY });
+          const location: DataSourceOptions =
+            config.database.type === 'sqlite'
+              ? { type: 'sqlite', database: config.database.path }
+              : { type: 'postgres', url: config.database.url };
+          const earlier = migrationsOf(FEATURES).filter(
+            (migration) => Number(/\d{13}$/.exec(migration.name)?.[0]) < ENTITIES_ARE_THE_SCHEMA,
+          );
+          const old = await new DataSource({ ...location, migrations: earlier }).initialize();
+          await old.runMigrations({ transaction: 'each' });
+          for (const name of ['Ada', 'Brie', 'Cleo']) {
+            await old.query(`INSERT INTO pets (name, category_id, status) VALUES ('${name}', 7, 'sold')`);
+          }
+          // The newest pet removed: its id must still never come back.
+          await old.query(`DELETE FROM pets WHERE name = 'Cleo'`);
+          await old.query(
+            `INSERT INTO auth_api_keys (name, prefix, key_digest, created_at, revoked_at) VALUES ('ci', 'pk_ci', '${'a'.repeat(64)}', 1, 2)`,
+          );
+          await old.query(
+            `INSERT INTO platform_idempotency_keys (principal, idempotency_key, fingerprint, status, location, body, created_at) ` +
+              `VALUES ('ci', 'k-1', '${'b'.repeat(64)}', 201, '/v1/pets/1', '{"id":1}', 3)`,
+          );
+          await old.destroy();
+
+          const { sql, close } = await openDatabase(config, FEATURES);
+          try {
+            const pets = await sql.read('SELECT id, name, category_id AS "categoryId", status FROM pets ORDER BY id');
+            expect(pets.map((pet) => ({ ...pet, id: Number(pet.id), categoryId: Number(pet.categoryId) }))).toEqual([
+              { id: 1, name: 'Ada', categoryId: 7, status: 'sold' },
+              { id: 2, name: 'Brie', categoryId: 7, status: 'sold' },
+            ]);
+            await sql.write(`INSERT INTO pets (name, category_id) VALUES ('Dot', 7)`);
+            const [{ id }] = await sql.read<{ id: number | string }>(`SELECT id FROM pets WHERE name = 'Dot'`);
+            expect(Number(id)).toBe(4);
+            const keys = await sql.read('SELECT name, prefix, key_digest, revoked_at, last_used_at FROM auth_api_keys');
+            expect(keys.map((key) => ({ ...key, revoked_at: Number(key.revoked_at) }))).toEqual([
+              { name: 'ci', prefix: 'pk_ci', key_digest: 'a'.repeat(64), revoked_at: 2, last_used_at: null },
+            ]);
+            const records = await sql.read(
+              'SELECT principal, fingerprint, status, location, body FROM platform_idempotency_keys',
+            );
+            expect(records).toEqual([
+              { principal: 'ci', fingerprint: 'b'.repeat(64), status: 201, location: '/v1/pets/1', body: '{"id":1}' },
+            ]);
+            await expect(
+              sql.write(`INSERT INTO pets (name, category_id, status) VALUES ('Eve', 7, 'lost')`),
+            ).rejects.toThrow(/CHECK constraint failed|violates check constraint "pets_status_check"/);
+          } finally {
+            await close();
+          }
+        } finally {
+          await database.drop();
+        }
+      });
+    },
+  );
+}
