@@ -102,10 +102,128 @@ describe('npm run generate:module', () => {
         'test/readme.spec.ts',
         'test/architecture.spec.ts',
         'test/openapi.e2e-spec.ts',
+        'test/schema.e2e-spec.ts',
       );
       expect(tests.status, tests.output).toBe(0);
       expect(tests.output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
       expect(tests.output).toContain('libs/gift-cards/test/gift-cards.e2e-spec.ts');
+    },
+    BOUND_MS,
+  );
+
+  it(
+    'takes a new column and a query with no SQL: a TypeORM migration, the entity, and its repository',
+    async () => {
+      const module = join(copy, 'libs/gift-cards');
+      const edit = (path: string, from: string, to: string) => {
+        const text = readFileSync(join(module, path), 'utf8');
+        expect(text, path).toContain(from);
+        writeFileSync(join(module, path), text.replace(from, to));
+      };
+      const migrations = readdirSync(join(module, 'src/infrastructure/migrations'));
+      const created = Number(migrations.find((file) => /^\d{13}-/.test(file))!.slice(0, 13));
+      writeFileSync(
+        join(module, `src/infrastructure/migrations/${created + 1}-add-gift-card-note.ts`),
+        [
+          "import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';",
+          '',
+          `export class AddGiftCardNote${created + 1} implements MigrationInterface {`,
+          `  name = 'AddGiftCardNote${created + 1}';`,
+          '  async up(queryRunner: QueryRunner): Promise<void> {',
+          "    await queryRunner.addColumn('gift_cards', new TableColumn({ name: 'note', type: 'varchar', length: '100', isNullable: true }));",
+          '  }',
+          '  async down(queryRunner: QueryRunner): Promise<void> {',
+          "    await queryRunner.dropColumn('gift_cards', 'note');",
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      edit(
+        'src/infrastructure/migrations/index.ts',
+        `export const GIFT_CARDS_MIGRATIONS = [CreateGiftCards${created}];`,
+        `import { AddGiftCardNote${created + 1} } from './${created + 1}-add-gift-card-note';\n` +
+          `export const GIFT_CARDS_MIGRATIONS = [CreateGiftCards${created}, AddGiftCardNote${created + 1}];`,
+      );
+      edit(
+        'src/infrastructure/gift-card.record.ts',
+        '  status: string;\n',
+        "  status: string;\n\n  @Column({ type: 'varchar', length: 100, nullable: true })\n  note?: string | null;\n",
+      );
+      edit(
+        'src/infrastructure/typeorm-gift-card.repository.ts',
+        '  async list(',
+        [
+          '  /** How many gift cards have `status`. */',
+          '  countByStatus(status: string): Promise<number> {',
+          '    return this.records.countBy({ status });',
+          '  }',
+          '',
+          '  /** Notes a gift card; `undefined` when there is none with `id`. */',
+          '  async setNote(id: number, note: string): Promise<string | null | undefined> {',
+          '    return this.db.transaction(async () => {',
+          '      const record = await this.records.findOneBy({ id });',
+          '      if (!record) return undefined;',
+          '      record.note = note;',
+          '      return (await this.records.save(record)).note;',
+          '    });',
+          '  }',
+          '',
+          '  async list(',
+        ].join('\n'),
+      );
+      writeFileSync(
+        join(module, 'test/note.e2e-spec.ts'),
+        [
+          "import { afterAll, beforeAll, describe, expect, it } from 'vitest';",
+          "import { DATABASE_KINDS } from '@test/support/databases';",
+          "import { AUTH, startTestApp, type TestApp } from '@test/support/test-app';",
+          "import { GiftCardRepository } from '../src/domain/gift-card.repository';",
+          "import type { TypeOrmGiftCardRepository } from '../src/infrastructure/typeorm-gift-card.repository';",
+          '',
+          'for (const kind of DATABASE_KINDS) {',
+          '  describe.skipIf(kind.skipReason)(`a note and a count, on ${kind.name}`, () => {',
+          '    let t: TestApp;',
+          '    beforeAll(async () => (t = await startTestApp({ kind })));',
+          '    afterAll(() => t?.close());',
+          '',
+          "    it('stores the new column and answers the new query', async () => {",
+          "      for (const body of [{ name: 'A' }, { name: 'B', status: 'active' }, { name: 'C' }]) {",
+          "        expect((await t.http().post('/v1/gift-cards').set(AUTH).send(body)).status).toBe(201);",
+          '      }',
+          '      const cards = t.app.get(GiftCardRepository, { strict: false }) as TypeOrmGiftCardRepository;',
+          "      expect(await cards.setNote(2, 'for Ada')).toBe('for Ada');",
+          "      expect(await cards.setNote(99, 'nobody')).toBeUndefined();",
+          "      expect(await cards.countByStatus('draft')).toBe(2);",
+          "      expect(await cards.countByStatus('active')).toBe(1);",
+          "      const two = await t.http().get('/v1/gift-cards/2').set(AUTH);",
+          "      expect(two.body).toEqual({ id: 2, name: 'B', status: 'active' });",
+          '    });',
+          '  });',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      await run(copy, 'node_modules/.bin/prettier', '--log-level', 'warn', '--write', module);
+      const tests = await run(
+        copy,
+        process.execPath,
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        'libs/gift-cards',
+        'test/schema.e2e-spec.ts',
+      );
+      expect(tests.status, tests.output).toBe(0);
+      expect(tests.output).toContain('libs/gift-cards/test/note.e2e-spec.ts');
+      const lint = await run(copy, 'npm', 'run', '-s', 'lint');
+      expect(lint.status, lint.output).toBe(0);
+      // Not one SQL statement in the module, before or after the change.
+      const sources = readdirSync(join(module, 'src'), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => readFileSync(join(module, 'src', file), 'utf8'));
+      for (const source of sources) {
+        expect(source).not.toMatch(/\b(SELECT|INSERT INTO|UPDATE \S+ SET|DELETE FROM|CREATE TABLE|ALTER TABLE)\b/i);
+      }
     },
     BOUND_MS,
   );

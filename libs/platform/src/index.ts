@@ -10,6 +10,7 @@ export type { ConstraintViolation } from './database/database-errors';
 export { DatabaseModule, migrationsOf, openDatabase } from './database/database.module';
 export { SqlClient } from './database/sql-client';
 export { recreateSqliteTable } from './database/recreate-sqlite-table';
+export { generatedKeyColumn } from './database/rowid-keys';
 export { SqlDialect } from './database/sql-dialect';
 export { AppError } from './errors/app-error';
 export type { ErrorKind } from './errors/app-error';

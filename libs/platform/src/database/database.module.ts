@@ -7,6 +7,7 @@ import type { Feature } from '../features/feature';
 import { isReadOnly } from './database-errors';
 import { dataSourceOptions } from './data-source-options';
 import { SqlClient } from './sql-client';
+import { useRowidKeys } from './rowid-keys';
 import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
 import { CreateIdempotencyKeys1795400000001 } from './migrations/1795400000001-create-idempotency-keys';
 import { PlatformTablesAsTheirEntities1795600000000 } from './migrations/1795600000000-platform-tables-as-their-entities';
@@ -106,21 +107,6 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
       throw new ConfigError('DATABASE_URL', `names ${where} that this process cannot write (${messageOf(error)})`);
     }
     throw error;
-  }
-}
-
-/**
- * On SQLite a generated key is the table's rowid, which must be declared
- * `integer` (`INTEGER PRIMARY KEY AUTOINCREMENT`), however wide the entity
- * declares it for PostgreSQL (`bigint`). TypeORM has no per-database column
- * type, so the one entity is told here, once its metadata is built.
- */
-export function useRowidKeys(dataSource: DataSource): void {
-  if (dataSource.options.type !== 'sqlite') return;
-  for (const entity of dataSource.entityMetadatas) {
-    for (const column of entity.generatedColumns) {
-      if (column.generationStrategy === 'increment') column.type = 'integer';
-    }
   }
 }
 

@@ -2,13 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type QueryRunner } from 'typeorm';
+import { DataSource, type EntityTarget, type ObjectLiteral, type QueryRunner, type Repository } from 'typeorm';
 import { SqlDialect } from './sql-dialect';
+import { useRowidKeys } from './rowid-keys';
 import { SqliteWriteBatches } from './sqlite-write-batches';
 
 /**
- * How repositories talk to the database: reads, writes, and transactions,
- * through TypeORM's DataSource, with SQL written once (`dialect`).
+ * How repositories talk to the database: TypeORM's repositories
+ * (`repository(Entity)`), or SQL written once (`dialect`) for a hot path, and
+ * transactions, through TypeORM's DataSource.
  *
  * TypeORM's SQLite driver has one connection and one query runner for the
  * whole process, so a transaction begun on it would take in every other
@@ -60,6 +62,17 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
     return this.isPostgres ? this.dataSource.query(sql, parameters) : this.writes.write(sql, parameters);
   }
 
+  /**
+   * TypeORM's repository of `entity`: on the connection of the transaction
+   * `transaction()` runs, when there is one, otherwise on the shared one.
+   * Write inside `transaction()`: on SQLite that is the one connection that
+   * writes (a write outside it would take the readers' connection).
+   */
+  repository<Entity extends ObjectLiteral>(entity: EntityTarget<Entity>): Repository<Entity> {
+    const runner = this.current.getStore();
+    return runner ? runner.manager.getRepository(entity) : this.dataSource.getRepository(entity);
+  }
+
   /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
@@ -67,15 +80,16 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query('BEGIN');
+      // TypeORM's own calls (a repository's save()) see the transaction and do not begin one of their own.
+      await runner.startTransaction();
       let result: T;
       try {
         result = await this.current.run(runner, work);
       } catch (error) {
-        await runner.query('ROLLBACK').catch(() => undefined);
+        await runner.rollbackTransaction().catch(() => undefined);
         throw error;
       }
-      await runner.query('COMMIT');
+      await runner.commitTransaction();
       return result;
     } finally {
       await runner.release();
@@ -89,6 +103,7 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
       // Without the create flag: if the file is gone, a write fails (503) rather than make a new, empty one.
       const options = { ...this.dataSource.options, migrations: [], flags: OPEN_READWRITE | OPEN_FULLMUTEX };
       const connection = await new DataSource(options as never).initialize();
+      useRowidKeys(connection);
       // WAL (set by TypeORM) with FULL: a commit is fsynced before it is acknowledged.
       await connection.query('PRAGMA synchronous = FULL');
       return connection;

@@ -95,12 +95,14 @@ export class SqliteWriteBatches {
     }
     // IMMEDIATE: take the write lock at the start, not on the first write, so the batch cannot fail half-way on it.
     await runner.query('BEGIN IMMEDIATE');
+    markTransaction(runner, true);
     const outcomes = await Promise.all(
       batch.map((job) =>
         settled('statement' in job ? runner.query(job.statement.sql, job.statement.parameters) : job.work(runner)),
       ),
     );
     const failedTransaction = batch.some((job, index) => 'work' in job && outcomes[index].status === 'rejected');
+    markTransaction(runner, false);
     if (failedTransaction) {
       await runner.query('ROLLBACK');
       if (batch.length === 1) return settleAll(batch, outcomes[0]);
@@ -116,6 +118,15 @@ export class SqliteWriteBatches {
     }
     batch.forEach((job, index) => job.settle(outcomes[index]));
   }
+}
+
+/**
+ * Tells TypeORM whether the runner is in a transaction begun here, so that its
+ * own calls in a transaction's work (a repository's save()) do not begin one of
+ * their own, which SQLite would refuse inside the batch's.
+ */
+function markTransaction(runner: QueryRunner, active: boolean): void {
+  (runner as { isTransactionActive: boolean }).isTransactionActive = active;
 }
 
 function settled<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {

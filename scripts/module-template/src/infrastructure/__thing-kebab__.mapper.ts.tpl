@@ -1,4 +1,4 @@
-import { __Thing__ } from '../domain/__thing-kebab__';
+import { __Thing__, type New__Thing__ } from '../domain/__thing-kebab__';
 import { __Thing__Status } from '../domain/__thing-kebab__-status';
 import type { __Thing__Record } from './__thing-kebab__.record';
 
@@ -6,5 +6,9 @@ import type { __Thing__Record } from './__thing-kebab__.record';
 export const __Thing__Mapper = {
   toDomain(record: __Thing__Record): __Thing__ {
     return __Thing__.restore(Number(record.id), { name: record.name, status: __Thing__Status.from(record.status) });
+  },
+
+  toRecord(__thing__: New__Thing__): Omit<__Thing__Record, 'id'> {
+    return { name: __thing__.name, status: __thing__.status.value };
   },
 };

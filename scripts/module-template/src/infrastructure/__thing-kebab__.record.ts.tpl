@@ -1,11 +1,12 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * The `__things_snake__` table as TypeORM sees it (PostgreSQL returns bigint
- * columns as strings: the mapper turns them into numbers). The schema itself
- * is made by the migrations, never from this class.
+ * The `__things_snake__` table: its model, which the migrations make exactly
+ * (test/schema.e2e-spec.ts compares them on both databases). PostgreSQL
+ * returns bigint columns as strings: the mapper turns them into numbers.
  */
 @Entity({ name: '__things_snake__' })
+@Check('CHK___things_snake___status', `"status" IN ('draft', 'active', 'retired')`)
 export class __Thing__Record {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: number | string;
