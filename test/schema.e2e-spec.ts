@@ -1,4 +1,4 @@
-import { loadConfig, migrationsOf, openDatabase } from '@app/platform';
+import { loadConfig, openDatabase, schemaOf } from '@app/platform';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
@@ -59,7 +59,7 @@ for (const kind of DATABASE_KINDS) {
             config.database.type === 'sqlite'
               ? { type: 'sqlite', database: config.database.path }
               : { type: 'postgres', url: config.database.url };
-          const earlier = migrationsOf(FEATURES).filter(
+          const earlier = schemaOf(FEATURES).migrations.filter(
             (migration) => Number(/\d{13}$/.exec(migration.name)?.[0]) < ENTITIES_ARE_THE_SCHEMA,
           );
           const old = await new DataSource({ ...location, migrations: earlier }).initialize();

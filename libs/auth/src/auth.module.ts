@@ -1,5 +1,4 @@
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
@@ -9,8 +8,7 @@ import { StoredApiKeys } from './application/stored-api-keys';
 import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
 import { BearerAuthenticator } from './http/bearer-authenticator';
-import { ApiKeyRecord } from './infrastructure/api-key.record';
-import { SqlApiKeyRepository } from './infrastructure/sql-api-key.repository';
+import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
 
 /**
  * Bearer API-key authentication for every route not marked `@Public()`, with
@@ -19,9 +17,8 @@ import { SqlApiKeyRepository } from './infrastructure/sql-api-key.repository';
  * every API_KEY_CACHE_SECONDS.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyRecord])],
   providers: [
-    { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
+    { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
     {
       provide: StoredApiKeys,
       inject: [ApiKeyRepository, APP_LOGGER, AppConfig],

@@ -2,6 +2,7 @@
 import { defineFeature } from '@app/platform';
 import { AuthModule } from './auth.module';
 import { AUTH_ERROR_CODES } from './http/auth.errors';
+import { ApiKeyRecord } from './infrastructure/api-key.record';
 import { AUTH_MIGRATIONS } from './infrastructure/migrations';
 
 export { ApiKeyVerifier } from './application/api-key.verifier';
@@ -17,6 +18,7 @@ export { AUTH_ERROR_CODES, AuthModule };
 export const authFeature = defineFeature({
   name: 'auth',
   module: AuthModule,
+  entities: [ApiKeyRecord],
   migrations: AUTH_MIGRATIONS,
   errorCodes: AUTH_ERROR_CODES,
 });

@@ -2,6 +2,7 @@
 import { defineFeature } from '@app/platform';
 import { PET_ERROR_CODES } from './domain/pet.errors';
 import { PETS_MIGRATIONS } from './infrastructure/migrations';
+import { PetRecord } from './infrastructure/pet.record';
 import { PetsModule } from './pets.module';
 
 export { PetCatalog } from './application/pet-catalog';
@@ -11,6 +12,7 @@ export { PET_ERROR_CODES, PetsModule };
 export const petsFeature = defineFeature({
   name: 'pets',
   module: PetsModule,
+  entities: [PetRecord],
   migrations: PETS_MIGRATIONS,
   errorCodes: PET_ERROR_CODES,
 });

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { PetCatalog } from './application/pet-catalog';
 import { PetsService } from './application/pets.service';
 import { PetRepository } from './domain/pet.repository';
 import { PetsController } from './http/pets.controller';
-import { PetRecord } from './infrastructure/pet.record';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
 
 /**
@@ -12,7 +10,6 @@ import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
  * from the repository port; other modules get only the {@link PetCatalog}.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PetRecord])],
   controllers: [PetsController],
   providers: [
     { provide: PetRepository, useClass: TypeOrmPetRepository },

@@ -7,7 +7,7 @@ export { SERVICE_INFO } from './config/service-info';
 export type { ServiceInfo } from './config/service-info';
 export { constraintViolationOf } from './database/database-errors';
 export type { ConstraintViolation } from './database/database-errors';
-export { DatabaseModule, migrationsOf, openDatabase } from './database/database.module';
+export { DatabaseModule, openDatabase, schemaOf } from './database/database.module';
 export { SqlClient } from './database/sql-client';
 export { recreateSqliteTable } from './database/recreate-sqlite-table';
 export { generatedKeyColumn } from './database/rowid-keys';

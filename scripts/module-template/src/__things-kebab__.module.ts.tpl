@@ -1,14 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { __Things__Service } from './application/__things-kebab__.service';
 import { __Thing__Repository } from './domain/__thing-kebab__.repository';
 import { __Things__Controller } from './http/__things-kebab__.controller';
-import { __Thing__Record } from './infrastructure/__thing-kebab__.record';
 import { TypeOrm__Thing__Repository } from './infrastructure/typeorm-__thing-kebab__.repository';
 
 /** The application classes are plain TypeScript, built here from the repository port. */
 @Module({
-  imports: [TypeOrmModule.forFeature([__Thing__Record])],
   controllers: [__Things__Controller],
   providers: [
     { provide: __Thing__Repository, useClass: TypeOrm__Thing__Repository },

@@ -1,6 +1,7 @@
 // The __things-kebab__ module's public surface: what the app and other modules may use.
 import { defineFeature } from '@app/platform';
 import { __THING___ERROR_CODES } from './domain/__thing-kebab__.errors';
+import { __Thing__Record } from './infrastructure/__thing-kebab__.record';
 import { __THINGS___MIGRATIONS } from './infrastructure/migrations';
 import { __Things__Module } from './__things-kebab__.module';
 
@@ -10,6 +11,7 @@ export { __THING___ERROR_CODES, __Things__Module };
 export const __things__Feature = defineFeature({
   name: '__things-kebab__',
   module: __Things__Module,
+  entities: [__Thing__Record],
   migrations: __THINGS___MIGRATIONS,
   errorCodes: __THING___ERROR_CODES,
 });

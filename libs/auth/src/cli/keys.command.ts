@@ -3,7 +3,7 @@ import { AppError } from '@app/platform/errors';
 import { ConfigError, databaseSettingsOf, openDatabase, type Environment, type Feature } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
-import { SqlApiKeyRepository } from '../infrastructure/sql-api-key.repository';
+import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';
 
 export const KEYS_USAGE = `Usage: npm run keys -- <command>
 
@@ -48,7 +48,7 @@ export async function runKeysCommand(
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     database = await openDatabase(databaseSettingsOf(env), features);
-    const keys = new ApiKeysService(new SqlApiKeyRepository(database.sql));
+    const keys = new ApiKeysService(new TypeOrmApiKeyRepository(database.sql));
     switch (parsed.command) {
       case 'create': {
         const { key, apiKey } = await keys.create(parsed.name);

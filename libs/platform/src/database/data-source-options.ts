@@ -7,15 +7,22 @@ import type { SqliteFileIdentity } from './sqlite-file-identity';
 
 /**
  * TypeORM options for either database. The schema comes only from migrations,
- * run at startup; `synchronize` stays off.
+ * run at startup; `synchronize` stays off. The entities are every table's
+ * model, which the migrations make exactly (test/schema.e2e-spec.ts).
  */
 export function dataSourceOptions(
   location: DatabaseLocation,
-  migrations: readonly Type[],
+  { entities, migrations }: { entities: readonly Type[]; migrations: readonly Type[] },
   timeoutMs: number,
   identity: SqliteFileIdentity,
 ): DataSourceOptions {
-  const common = { synchronize: false, migrationsRun: false, migrations: [...migrations], logging: false };
+  const common = {
+    synchronize: false,
+    migrationsRun: false,
+    entities: [...entities],
+    migrations: [...migrations],
+    logging: false,
+  };
   if (location.type === 'sqlite') {
     return {
       ...common,

@@ -17,22 +17,22 @@ import { IdempotencyRecord } from '../idempotency/idempotency.record';
 
 /**
  * The one database connection of the application, from `DATABASE_URL`, with
- * the schema every feature's migrations make. Feature modules register their
- * TypeORM entities with `TypeOrmModule.forFeature()`.
+ * the schema every feature's migrations make and the entities every feature
+ * declares (`defineFeature({ entities })`): modules reach them through
+ * `SqlClient.repository(Entity)`.
  */
 @Global()
 @Module({})
 export class DatabaseModule {
   static forRoot(features: readonly Feature[]): DynamicModule {
-    const migrations = migrationsOf(features);
+    const schema = schemaOf(features);
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig, SqliteFileIdentity],
           useFactory: (config: AppConfig, identity: SqliteFileIdentity) => ({
-            ...dataSourceOptions(config.database, migrations, config.databaseTimeoutMs, identity),
-            autoLoadEntities: true,
+            ...dataSourceOptions(config.database, schema, config.databaseTimeoutMs, identity),
             // Fail fast on SQLite; give a PostgreSQL server a few seconds to come up.
             retryAttempts: config.database.type === 'postgres' ? 5 : 0,
             retryDelay: 2_000,
@@ -41,7 +41,6 @@ export class DatabaseModule {
           }),
           dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions),
         }),
-        TypeOrmModule.forFeature([IdempotencyRecord, WriteProbeRecord]),
       ],
       providers: [SqlClient],
       exports: [SqlClient],
@@ -49,14 +48,17 @@ export class DatabaseModule {
   }
 }
 
-/** The platform's migrations and every feature's: the whole schema. */
-export function migrationsOf(features: readonly Feature[]): Type[] {
-  return [
-    CreateWriteProbe1795400000000,
-    CreateIdempotencyKeys1795400000001,
-    PlatformTablesAsTheirEntities1795600000000,
-    ...features.flatMap((feature) => feature.migrations),
-  ];
+/** The platform's tables and every feature's: their entities, and the migrations that make them. */
+export function schemaOf(features: readonly Feature[]): { entities: Type[]; migrations: Type[] } {
+  return {
+    entities: [IdempotencyRecord, WriteProbeRecord, ...features.flatMap((feature) => feature.entities)],
+    migrations: [
+      CreateWriteProbe1795400000000,
+      CreateIdempotencyKeys1795400000001,
+      PlatformTablesAsTheirEntities1795600000000,
+      ...features.flatMap((feature) => feature.migrations),
+    ],
+  };
 }
 
 /**
@@ -69,7 +71,7 @@ export async function openDatabase(
   features: readonly Feature[],
 ): Promise<{ sql: SqlClient; close(): Promise<void> }> {
   const identity = new SqliteFileIdentity(settings.database.type === 'sqlite' ? settings.database.path : '');
-  const options = dataSourceOptions(settings.database, migrationsOf(features), settings.databaseTimeoutMs, identity);
+  const options = dataSourceOptions(settings.database, schemaOf(features), settings.databaseTimeoutMs, identity);
   const dataSource = await openDataSource(options);
   const sql = new SqlClient(dataSource);
   return {

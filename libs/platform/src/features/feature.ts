@@ -1,8 +1,9 @@
 import type { Type } from '@nestjs/common';
 
 /**
- * What a feature module brings to the service: its Nest module, the
- * migrations of its tables, and the error codes it can answer with. Each
+ * What a feature module brings to the service: its Nest module, its tables
+ * (their entities, and the migrations that make them), and the error codes it
+ * can answer with. Each
  * module exports one from its `index.ts`; the application's feature registry
  * lists them, and everything that must know every module (the app module, the
  * database, the README and architecture checks) reads that list.
@@ -11,6 +12,8 @@ export interface Feature {
   /** The module's folder under `libs/`. */
   readonly name: string;
   readonly module: Type;
+  /** Its tables' TypeORM entities: the model of each table, which the migrations make exactly. */
+  readonly entities: readonly Type[];
   /** Its migrations, oldest first (TypeORM orders all modules' migrations by their timestamps). */
   readonly migrations: readonly Type[];
   /** Every `code` its errors carry, so the error catalogue can be checked. */
@@ -20,12 +23,14 @@ export interface Feature {
 export function defineFeature(feature: {
   name: string;
   module: Type;
+  entities?: readonly Type[];
   migrations?: readonly Type[];
   errorCodes?: Readonly<Record<string, string>>;
 }): Feature {
   return Object.freeze({
     name: feature.name,
     module: feature.module,
+    entities: feature.entities ?? [],
     migrations: feature.migrations ?? [],
     errorCodes: Object.values(feature.errorCodes ?? {}),
   });
