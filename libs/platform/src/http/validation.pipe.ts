@@ -1,35 +1,22 @@
-import {
-  Injectable,
-  type ArgumentMetadata,
-  type ExecutionContext,
-  type PipeTransform,
-  type Type,
-} from '@nestjs/common';
+import { Injectable, ValidationPipe, type ArgumentMetadata, type ExecutionContext, type Type } from '@nestjs/common';
 import { PARAMTYPES_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { getMetadataStorage, type ValidationError } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 
-const VALIDATOR_OPTIONS: ValidatorOptions = {
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
-  stopAtFirstError: true,
-  validationError: { target: false, value: false },
-};
-
 /**
- * The global request validation: class-validator DTOs, no implicit type
- * coercion (`"5"` is not 5), unknown properties refused, and failures thrown
- * as an {@link AppError} whose message names the offending field.
+ * The global request validation: Nest's ValidationPipe over class-validator
+ * DTOs, with no implicit type coercion (`"5"` is not 5), unknown properties
+ * refused, the first failure of each property only, and an exceptionFactory
+ * that answers in the Error shape with a message naming the offending field:
+ * `invalid_body` for a body, `invalid_parameter` for a query.
  *
- * Synchronous, and only where a DTO is declared: every other argument (a path
- * parameter its own pipe parses, the reply) passes untouched, without a round
- * through class-transformer or a promise. What Nest's ValidationPipe adds
- * beyond this (async validators, groups, primitive coercion) the DTOs here do
- * not use, and coercion is refused on purpose.
+ * Before Nest's pipe, two checks it does not make: an unknown property is
+ * looked for on the raw input, because class-transformer silently drops some
+ * keys (`constructor`) before the whitelist could see them; and a body that is
+ * not a JSON object is refused as such. Arguments without a DTO (a path
+ * parameter its own pipe parses, the reply) pass untouched.
  */
 /**
  * `@Query() _query: NoQueryParameters` on a route that takes no query
@@ -38,9 +25,25 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
  */
 export class NoQueryParameters {}
 
+/** What the exceptionFactory throws: the pipe names the argument's code. */
+class InvalidArgument extends Error {}
+
 @Injectable()
-export class RequestValidationPipe implements PipeTransform {
-  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+export class RequestValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors: ValidationError[]) => new InvalidArgument(describe(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const dto = metadata.metatype;
     // Validated already, before Nest's pipes ran (see validateBodyOf()).
     if (dto && value instanceof dto) return value;
@@ -59,10 +62,12 @@ export class RequestValidationPipe implements PipeTransform {
     }
     const unknown = unknownProperty(value, known);
     if (unknown !== undefined) throw new AppError('invalid', code, `unknown property '${unknown}'`);
-    const instance = plainToInstance(dto, value, { enableImplicitConversion: false }) as object;
-    const errors = validateSync(instance, VALIDATOR_OPTIONS);
-    if (errors.length > 0) throw new AppError('invalid', code, describe(errors));
-    return instance;
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (error instanceof InvalidArgument) throw new AppError('invalid', code, error.message);
+      throw error;
+    }
   }
 
   /**
@@ -71,9 +76,9 @@ export class RequestValidationPipe implements PipeTransform {
    * idempotency interceptor, before its transaction). Returns the DTO, which
    * the pipe then passes on untouched.
    */
-  validateBodyOf(context: ExecutionContext, body: unknown): unknown {
+  validateBodyOf(context: ExecutionContext, body: unknown): Promise<unknown> {
     const metatype = bodyTypeOf(context.getClass(), context.getHandler());
-    return metatype ? this.transform(body, { type: 'body', metatype }) : body;
+    return metatype ? this.transform(body, { type: 'body', metatype }) : Promise.resolve(body);
   }
 }
 

@@ -40,9 +40,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
       key,
       fingerprint: IdempotencyStore.fingerprintOf(request.method, request.routeOptions.url ?? '', request.body),
     };
-    // The handler's `@Body()` gets the validated DTO; the validation pipe passes it on untouched.
-    request.body = this.validation.validateBodyOf(context, request.body);
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return from(this.store.execute(scope, reply, () => lastValueFrom(next.handle())));
+    return from(
+      this.validation.validateBodyOf(context, request.body).then((body) => {
+        // The handler's `@Body()` gets the validated DTO; the validation pipe passes it on untouched.
+        request.body = body;
+        return this.store.execute(scope, reply, () => lastValueFrom(next.handle()));
+      }),
+    );
   }
 }
