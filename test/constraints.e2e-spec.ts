@@ -48,14 +48,14 @@ class ProbeController {
 
   @Post('owners')
   @Responds(201, Created, { description: 'created' })
-  @ApiErrorResponses(400, 401, 409, 500, 503)
+  @ApiErrorResponses(400, 409)
   async owner(@Body() body: NewOwner): Promise<Created> {
     return this.insert('INSERT INTO probe_owners (email) VALUES ($1)', body.email);
   }
 
   @Post('items')
   @Responds(201, Created, { description: 'created' })
-  @ApiErrorResponses(400, 401, 422, 500, 503)
+  @ApiErrorResponses(400, 422)
   async item(@Body() body: NewItem): Promise<Created> {
     return this.insert('INSERT INTO probe_items (owner_id) VALUES ($1)', body.ownerId);
   }

@@ -282,7 +282,7 @@ class TicketsController {
   @Post()
   @Idempotent()
   @Responds(201, Ticket, { description: 'issued', headers: IDEMPOTENT_REPLAYED_HEADER })
-  @ApiErrorResponses(400, 401, 409, 422, 500, 503)
+  @ApiErrorResponses(400, 409, 422)
   issue(@Body() _body: NewTicket): Ticket {
     return Object.assign(new Ticket(), { number: ++this.issued, internalNote: 'never sent' });
   }

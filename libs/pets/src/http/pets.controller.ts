@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import {
   API_PREFIX,
   ApiErrorResponses,
@@ -20,7 +20,6 @@ import { ListPetsQuery } from './dto/list-pets.query';
 import { PetResponse, toPetResponse } from './dto/pet.response';
 
 @ApiTags('pets')
-@ApiBearerAuth('bearer')
 @ApiProduces('application/json')
 @Controller('pets')
 export class PetsController {
@@ -43,7 +42,7 @@ export class PetsController {
       },
     },
   })
-  @ApiErrorResponses(400, 401, 429, 500, 503)
+  @ApiErrorResponses(400)
   async list(@Query() query: ListPetsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<PetResponse[]> {
     const page = await this.pets.list(query);
     if (page.nextAfter !== undefined) {
@@ -68,7 +67,7 @@ export class PetsController {
     },
   })
   @Idempotent()
-  @ApiErrorResponses(400, 401, 409, 413, 415, 422, 429, 500, 503)
+  @ApiErrorResponses(400, 409, 413, 415, 422)
   async create(@Body() body: CreatePetDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<PetResponse> {
     const pet = await this.pets.create(body);
     setCreatedLocation(reply, pet.id);
@@ -94,7 +93,7 @@ export class PetsController {
     description: 'The id of the pet.',
   })
   @Responds(200, PetResponse, { description: 'The pet.' })
-  @ApiErrorResponses(400, 401, new PetNotFoundError(42), 429, 500, 503)
+  @ApiErrorResponses(400, new PetNotFoundError(42))
   async get(@Param('petId', IntegerIdPipe) petId: bigint, @Query() _query: NoQueryParameters): Promise<PetResponse> {
     return toPetResponse(await this.pets.get(petId));
   }

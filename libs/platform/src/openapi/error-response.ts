@@ -98,9 +98,31 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
 };
 
 /**
+ * The answers every authenticated operation may give, whatever it does: the
+ * document builder adds them to each one (openapi.ts), so that routes list
+ * only their own.
+ */
+export const SHARED_ERROR_STATUSES = [401, 429, 500, 503] as const;
+
+/** The OpenAPI response object of an Error answer with `status`, as `@ApiErrorResponses()` would declare it. */
+export function errorResponseObject(status: number): {
+  description: string;
+  headers?: Headers;
+  content: Record<string, { schema: { $ref: string }; example: ErrorBody }>;
+} {
+  const { description, headers, example } = ERROR_RESPONSES[status];
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
+  };
+}
+
+/**
  * Documents each listed status as an Error response, with its headers and an
  * example body of its own. Give a route's own error (`new PetNotFoundError(42)`)
- * instead of a status to show it as that status's example.
+ * instead of a status to show it as that status's example. The answers every
+ * operation shares (SHARED_ERROR_STATUSES) need not be listed.
  */
 export function ApiErrorResponses(...entries: Array<number | AppError>): MethodDecorator {
   return applyDecorators(

@@ -8,7 +8,7 @@ import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../http/api-prefix';
 import { pathOf } from '../pipeline/request-state';
 import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
-import { ErrorResponse } from './error-response';
+import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
 
 export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
@@ -70,6 +70,7 @@ export function buildOpenApiDocument(
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
       if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
+        addSharedResponses(operation);
         describeDeprecation(operation);
         describeCommonHeaders(operation, config);
         closeRequestBody(operation, document);
@@ -93,8 +94,20 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
 };
 
-/** Answered before the rate limit is counted (authentication, and the body's size and type): no RateLimit-*. */
-const BEFORE_RATE_LIMIT = new Set(['401', '413', '415']);
+/** Answered before the rate limit is counted (authentication): no RateLimit-*. */
+const BEFORE_RATE_LIMIT = new Set(['401']);
+
+/**
+ * The answers every operation under the API prefix shares (a missing key, the
+ * rate limit, a failure, the database away), added once here rather than on
+ * each route; its bearer security is the document's global requirement.
+ */
+function addSharedResponses(operation: Record<string, unknown>): void {
+  const responses = operation.responses as Record<string, unknown>;
+  for (const status of SHARED_ERROR_STATUSES) responses[String(status)] ??= errorResponseObject(status);
+  // In order of status, as the routes declared theirs.
+  operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
 
 /**
  * The headers every answer carries: `X-Request-Id` always, and the

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponses, IntegerIdPipe, NoQueryParameters, Responds, setCreatedLocation } from '@app/platform';
 import type { FastifyReply } from 'fastify';
 import { __Things__Service } from '../application/__things-kebab__.service';
@@ -9,7 +9,6 @@ import { __Thing__Response, to__Thing__Response } from './dto/__thing-kebab__.re
 
 /** Mounted under the API prefix by the feature registry: `/v1/__things-kebab__`. */
 @ApiTags('__things-kebab__')
-@ApiBearerAuth('bearer')
 @Controller('__things-kebab__')
 export class __Things__Controller {
   constructor(private readonly __things__: __Things__Service) {}
@@ -17,7 +16,7 @@ export class __Things__Controller {
   @Get()
   @ApiOperation({ operationId: 'list__Things__', summary: 'List __things__ by ascending id' })
   @Responds(200, __Thing__Response, { isArray: true, description: 'At most `limit` __things__.' })
-  @ApiErrorResponses(400, 401, 429, 500, 503)
+  @ApiErrorResponses(400)
   async list(@Query() query: List__Things__Query): Promise<__Thing__Response[]> {
     return (await this.__things__.list(query.limit)).map(to__Thing__Response);
   }
@@ -30,7 +29,7 @@ export class __Things__Controller {
     description: 'The __thing__, with the id it was given.',
     headers: { Location: { description: 'The path of the new __thing__.', schema: { type: 'string' } } },
   })
-  @ApiErrorResponses(400, 401, 413, 415, 429, 500, 503)
+  @ApiErrorResponses(400, 413, 415)
   async create(@Body() body: Create__Thing__Dto, @Res({ passthrough: true }) reply: FastifyReply): Promise<__Thing__Response> {
     const created = await this.__things__.create(body);
     setCreatedLocation(reply, created.id);
@@ -41,7 +40,7 @@ export class __Things__Controller {
   @ApiOperation({ operationId: 'get__Thing__', summary: 'Get __a_thing__' })
   @ApiParam({ name: '__thing__Id', required: true, schema: { type: 'integer', format: 'int64' } })
   @Responds(200, __Thing__Response, { description: 'The __thing__.' })
-  @ApiErrorResponses(400, 401, 404, 429, 500, 503)
+  @ApiErrorResponses(400, 404)
   async get(
     @Param('__thing__Id', IntegerIdPipe) id: bigint,
     @Query() _query: NoQueryParameters,
