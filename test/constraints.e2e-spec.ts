@@ -60,8 +60,14 @@ class ProbeController {
     return this.insert('INSERT INTO probe_items (owner_id) VALUES ($1)', body.ownerId);
   }
 
+  /** Plain SQL on purpose: the violation must come from the database, as a module's own statement would meet it. */
   private async insert(sql: string, value: unknown): Promise<Created> {
-    return { id: this.dialect.insertedId(await this.dataSource.query(this.dialect.insertReturningId(sql), [value])) };
+    const postgres = this.dataSource.options.type === 'postgres';
+    const result: unknown = await this.dataSource.query(
+      postgres ? `${sql} RETURNING id` : this.dialect.statement(sql),
+      [value],
+    );
+    return { id: Number(postgres ? (result as Array<{ id: unknown }>)[0].id : result) };
   }
 }
 

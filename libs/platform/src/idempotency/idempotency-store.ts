@@ -28,6 +28,9 @@ const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
  * Safe retries (`Idempotency-Key`, draft-ietf-httpapi-idempotency-key-header).
+ * Its table is IdempotencyRecord's; the statements are fixed SQL, which
+ * costs a keyed create about a fifth less CPU than TypeORM's findOne() and
+ * upsert() (docs/decisions/0005-sql-on-the-hot-path.md).
  * The first request with a key runs in one transaction with the record of its
  * answer (status, body, Location): a crash leaves either both or neither.
  * Later requests with the same key and the same content get that answer again,
