@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   API_PREFIX,
   ApiErrorResponses,
@@ -20,7 +20,6 @@ import { ListPetsQuery } from './dto/list-pets.query';
 import { PetResponse, toPetResponse } from './dto/pet.response';
 
 @ApiTags('pets')
-@ApiProduces('application/json')
 @Controller('pets')
 export class PetsController {
   constructor(private readonly pets: PetsService) {}
@@ -54,8 +53,6 @@ export class PetsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ operationId: 'createPet', summary: 'Add a pet' })
-  @ApiConsumes('application/json')
-  @ApiBody({ type: CreatePetDto, required: true })
   @Responds(201, PetResponse, {
     description: 'The pet, with the id it was given.',
     headers: {

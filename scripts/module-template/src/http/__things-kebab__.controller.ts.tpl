@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponses, IntegerIdPipe, NoQueryParameters, Responds, setCreatedLocation } from '@app/platform';
 import type { FastifyReply } from 'fastify';
 import { __Things__Service } from '../application/__things-kebab__.service';
@@ -24,7 +24,6 @@ export class __Things__Controller {
   @Post()
   @HttpCode(201)
   @ApiOperation({ operationId: 'create__Thing__', summary: 'Add __a_thing__' })
-  @ApiBody({ type: Create__Thing__Dto, required: true })
   @Responds(201, __Thing__Response, {
     description: 'The __thing__, with the id it was given.',
     headers: { Location: { description: 'The path of the new __thing__.', schema: { type: 'string' } } },
