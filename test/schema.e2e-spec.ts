@@ -1,4 +1,4 @@
-import { loadConfig, openDatabase, schemaOf } from '@app/platform';
+import { loadConfig, openDatabase, schemaOf, type SqlClient } from '@app/platform';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
@@ -51,7 +51,8 @@ for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
     `a database made before the entities were the schema, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
     () => {
-      it('keeps every row and never hands out an id twice once migrated', async () => {
+      /** A database made by the migrations before ENTITIES_ARE_THE_SCHEMA, filled by `fill`, then opened as the service does. */
+      async function migratedFrom(fill: (old: DataSource) => Promise<void>, check: (sql: SqlClient) => Promise<void>) {
         const database = await kind.create();
         try {
           const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, API_KEYS: TEST_API_KEY });
@@ -64,22 +65,51 @@ for (const kind of DATABASE_KINDS) {
           );
           const old = await new DataSource({ ...location, migrations: earlier }).initialize();
           await old.runMigrations({ transaction: 'each' });
-          for (const name of ['Ada', 'Brie', 'Cleo']) {
-            await old.query(`INSERT INTO pets (name, category_id, status) VALUES ('${name}', 7, 'sold')`);
-          }
-          // The newest pet removed: its id must still never come back.
-          await old.query(`DELETE FROM pets WHERE name = 'Cleo'`);
-          await old.query(
-            `INSERT INTO auth_api_keys (name, prefix, key_digest, created_at, revoked_at) VALUES ('ci', 'pk_ci', '${'a'.repeat(64)}', 1, 2)`,
-          );
-          await old.query(
-            `INSERT INTO platform_idempotency_keys (principal, idempotency_key, fingerprint, status, location, body, created_at) ` +
-              `VALUES ('ci', 'k-1', '${'b'.repeat(64)}', 201, '/v1/pets/1', '{"id":1}', 3)`,
-          );
+          await fill(old);
           await old.destroy();
-
           const { sql, close } = await openDatabase(config, FEATURES);
           try {
+            await check(sql);
+          } finally {
+            await close();
+          }
+        } finally {
+          await database.drop();
+        }
+      }
+
+      it('keeps the id counter of a table whose rows were all deleted', async () => {
+        await migratedFrom(
+          async (old) => {
+            await old.query(`INSERT INTO pets (name, category_id) VALUES ('Ada', 7)`);
+            await old.query(`INSERT INTO pets (name, category_id) VALUES ('Brie', 7)`);
+            await old.query(`DELETE FROM pets`);
+          },
+          async (sql) => {
+            await sql.write(`INSERT INTO pets (name, category_id) VALUES ('Cleo', 7)`);
+            const [{ id }] = await sql.read<{ id: number | string }>(`SELECT id FROM pets WHERE name = 'Cleo'`);
+            expect(Number(id)).toBe(3);
+          },
+        );
+      });
+
+      it('keeps every row and never hands out an id twice once migrated', async () => {
+        await migratedFrom(
+          async (old) => {
+            for (const name of ['Ada', 'Brie', 'Cleo']) {
+              await old.query(`INSERT INTO pets (name, category_id, status) VALUES ('${name}', 7, 'sold')`);
+            }
+            // The newest pet removed: its id must still never come back.
+            await old.query(`DELETE FROM pets WHERE name = 'Cleo'`);
+            await old.query(
+              `INSERT INTO auth_api_keys (name, prefix, key_digest, created_at, revoked_at) VALUES ('ci', 'pk_ci', '${'a'.repeat(64)}', 1, 2)`,
+            );
+            await old.query(
+              `INSERT INTO platform_idempotency_keys (principal, idempotency_key, fingerprint, status, location, body, created_at) ` +
+                `VALUES ('ci', 'k-1', '${'b'.repeat(64)}', 201, '/v1/pets/1', '{"id":1}', 3)`,
+            );
+          },
+          async (sql) => {
             const pets = await sql.read('SELECT id, name, category_id AS "categoryId", status FROM pets ORDER BY id');
             expect(pets.map((pet) => ({ ...pet, id: Number(pet.id), categoryId: Number(pet.categoryId) }))).toEqual([
               { id: 1, name: 'Ada', categoryId: 7, status: 'sold' },
@@ -101,12 +131,8 @@ for (const kind of DATABASE_KINDS) {
             await expect(
               sql.write(`INSERT INTO pets (name, category_id, status) VALUES ('Eve', 7, 'lost')`),
             ).rejects.toThrow(/CHECK constraint failed|violates check constraint "pets_status_check"/);
-          } finally {
-            await close();
-          }
-        } finally {
-          await database.drop();
-        }
+          },
+        );
       });
     },
   );

@@ -2,11 +2,12 @@ import type { QueryRunner } from 'typeorm';
 
 /**
  * SQLite cannot change a column, a constraint or a declared type in place: a
- * migration that must makes the table again as `definition` says (the columns
- * in the same order, and its constraints), copies every row, and makes its
- * indexes again, in the migration's transaction. An AUTOINCREMENT counter is
- * kept, so that no id is ever handed out twice. This is what TypeORM's own
- * schema builder does, with the counter kept.
+ * migration that must makes the table again as `definition` says (the same
+ * columns, and its constraints), copies every row, and makes its indexes
+ * again, in the migration's transaction. An AUTOINCREMENT counter is kept,
+ * even for a table whose rows were all deleted, so that no id is ever handed
+ * out twice. This is what TypeORM's own schema builder does, with the counter
+ * kept.
  */
 export async function recreateSqliteTable(
   runner: QueryRunner,
@@ -29,6 +30,12 @@ export async function recreateSqliteTable(
   await runner.query(`ALTER TABLE "temporary_${table}" RENAME TO "${table}"`);
   for (const index of indexes) await runner.query(index);
   if (counter.length > 0) {
-    await runner.query(`UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?`, [counter[0].seq, table]);
+    // The copy's own counter (the largest id copied), if it has one, or none at all when no row was copied.
+    const [copied] = await runner.query(`SELECT seq FROM sqlite_sequence WHERE name = ?`, [table]);
+    await runner.query(`DELETE FROM sqlite_sequence WHERE name = ?`, [table]);
+    await runner.query(`INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, [
+      table,
+      Math.max(counter[0].seq, copied?.seq ?? 0),
+    ]);
   }
 }

@@ -6,6 +6,16 @@ import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 
 /**
+ * `@Query() _query: NoQueryParameters` on a route that takes no query
+ * parameter: any one is refused (400 invalid_parameter naming it), as on the
+ * routes that declare theirs with a DTO.
+ */
+export class NoQueryParameters {}
+
+/** What the exceptionFactory throws: the pipe names the argument's code. */
+class InvalidArgument extends Error {}
+
+/**
  * The global request validation: Nest's ValidationPipe over class-validator
  * DTOs, with no implicit type coercion (`"5"` is not 5), unknown properties
  * refused, the first failure of each property only, and an exceptionFactory
@@ -18,16 +28,6 @@ import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
  * not a JSON object is refused as such. Arguments without a DTO (a path
  * parameter its own pipe parses, the reply) pass untouched.
  */
-/**
- * `@Query() _query: NoQueryParameters` on a route that takes no query
- * parameter: any one is refused (400 invalid_parameter naming it), as on the
- * routes that declare theirs with a DTO.
- */
-export class NoQueryParameters {}
-
-/** What the exceptionFactory throws: the pipe names the argument's code. */
-class InvalidArgument extends Error {}
-
 @Injectable()
 export class RequestValidationPipe extends ValidationPipe {
   constructor() {

@@ -172,10 +172,9 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, ser
 const DOCS_ASSETS_PREFIX = `${DOCS_PATH}/`;
 
 /**
- * `/docs/...` serves only the page's assets: anything else there is a 404
- * (swagger-ui-dist's folder also holds its package.json, README and source
- * maps), and `/docs/` redirects to `/docs`, the page's address (its assets are
- * relative to it). Every other request leaves after one string comparison.
+ * `/docs/...` serves only DOCS_ASSETS: anything else there is a 404, and
+ * `/docs/` redirects to `/docs`, the page's address (its assets are relative
+ * to it). Every other request leaves after one string comparison.
  */
 export const serveOnlyDocsAssets: onRequestHookHandler = (request, reply, done) => {
   if (!request.url.startsWith(DOCS_ASSETS_PREFIX)) return done();
