@@ -60,6 +60,9 @@ describe('npm run generate:module', () => {
   }, BOUND_MS);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
+  /** The copy's own suites, as `npx vitest run <files>` runs them there. */
+  const vitest = (...files: string[]) => run(copy, process.execPath, 'node_modules/vitest/vitest.mjs', 'run', ...files);
+
   it('adds one folder under libs/ and one line to the feature registry, and touches nothing else', () => {
     expect(generated.status, generated.output).toBe(0);
     const after = snapshot(copy);
@@ -93,11 +96,7 @@ describe('npm run generate:module', () => {
   it(
     'writes a module whose own suites pass, with the README, architecture and OpenAPI checks',
     async () => {
-      const tests = await run(
-        copy,
-        process.execPath,
-        'node_modules/vitest/vitest.mjs',
-        'run',
+      const tests = await vitest(
         'libs/gift-cards',
         'test/readme.spec.ts',
         'test/architecture.spec.ts',
@@ -205,14 +204,7 @@ describe('npm run generate:module', () => {
         ].join('\n'),
       );
       await run(copy, 'node_modules/.bin/prettier', '--log-level', 'warn', '--write', module);
-      const tests = await run(
-        copy,
-        process.execPath,
-        'node_modules/vitest/vitest.mjs',
-        'run',
-        'libs/gift-cards',
-        'test/schema.e2e-spec.ts',
-      );
+      const tests = await vitest('libs/gift-cards', 'test/schema.e2e-spec.ts');
       expect(tests.status, tests.output).toBe(0);
       expect(tests.output).toContain('libs/gift-cards/test/note.e2e-spec.ts');
       const lint = await run(copy, 'npm', 'run', '-s', 'lint');
