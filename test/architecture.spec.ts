@@ -24,7 +24,7 @@ function cruise(folder: string, ...paths: string[]): Cruise {
   const output = execFileSync(
     process.execPath,
     [
-      resolve(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      resolve(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs'),
       '--config',
       resolve(ROOT, '.dependency-cruiser.cjs'),
       '--output-type',
