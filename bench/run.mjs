@@ -205,7 +205,8 @@ async function start(target, db, extraEnv = {}) {
       () => false,
     );
     if (ok) break;
-    if (child.exitCode !== null) throw new Error(`${target.label} exited during startup`);
+    // A crash by a signal (a native addon built for another Node: SIGSEGV) leaves exitCode null.
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${target.label} exited during startup`);
     await new Promise((wait) => setTimeout(wait, 5));
   }
   return { child, url, readyMs: performance.now() - started };

@@ -55,7 +55,8 @@ export async function ownRedis(port: number): Promise<OwnRedis> {
     async stop() {
       const running = child;
       child = undefined;
-      if (!running || running.exitCode !== null) return;
+      // Already gone, by its own exit or by a signal (a signal leaves exitCode null).
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise((resolve) => running.on('exit', resolve));
       running.kill('SIGTERM');
       await exited;
