@@ -9,10 +9,11 @@
 // framework's part and the service's own. Like the service, it hands TypeORM a
 // sqlite3 whose verbose() is a no-op (decision 0005: TypeORM's verbose mode
 // inspects every call's arguments).
+// REFERENCE_HEADERS: as the reference, the service's headers on every answer.
 // Plain JavaScript, so the decorators are applied as TypeScript would emit them.
 // Run: API_KEYS=... DATABASE_PATH=... PORT=... node bench/reference/nest-bare.mjs
 import 'reflect-metadata';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   Body,
   Controller,
@@ -180,6 +181,16 @@ app.useGlobalGuards({
   canActivate: (context) =>
     context.switchToHttp().getRequest().url.startsWith('/health/') || guard.canActivate(context),
 });
+const sameHeaders = process.env.REFERENCE_HEADERS ? JSON.parse(process.env.REFERENCE_HEADERS) : undefined;
+if (sameHeaders) {
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', randomUUID()).headers(sameHeaders);
+      done();
+    });
+}
 app.useGlobalPipes(new ValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }));
 app.enableShutdownHooks();
 await app.listen(Number(process.env.PORT ?? 3100), '127.0.0.1');

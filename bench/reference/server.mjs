@@ -5,8 +5,11 @@
 // With REFERENCE_DRIVER=better-sqlite3 it runs on better-sqlite3 instead
 // (synchronous calls, statements prepared once), the faster embedded driver
 // the design card does not name: the benchmark's second reference row.
+// REFERENCE_HEADERS (a JSON object) makes it send those headers and an
+// X-Request-Id on every answer, as the service does: the same bytes on the
+// wire, so that the load generator's share of 2 cores is the same for both.
 // Run: API_KEYS=... DATABASE_PATH=... PORT=... node bench/reference/server.mjs
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
 
 const keys = (process.env.API_KEYS ?? '')
@@ -100,6 +103,14 @@ app.setErrorHandler((err, _request, reply) => {
     status === 500 ? 'internal server error' : err.message,
   );
 });
+
+const sameHeaders = process.env.REFERENCE_HEADERS ? JSON.parse(process.env.REFERENCE_HEADERS) : undefined;
+if (sameHeaders) {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', randomUUID()).headers(sameHeaders);
+    done();
+  });
+}
 
 app.addHook('preParsing', async (request, reply, payload) => {
   if (request.url.startsWith('/health/')) return payload;
