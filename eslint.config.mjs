@@ -22,7 +22,7 @@ export const COMPUTED_IMPORTS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/', '.ci/node/'] },
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
