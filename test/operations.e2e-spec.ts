@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +12,8 @@ import {
   type TestApp,
 } from './support/test-app';
 
+/** The release every instance reports: the project's version. */
+const RELEASE = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 const fingerprint = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
 describe('health checks', () => {
@@ -23,7 +26,7 @@ describe('health checks', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.body).toEqual({ status: 'ok', version: RELEASE });
   });
 
   it('answers /health/ready with the database check', async () => {
@@ -31,7 +34,13 @@ describe('health checks', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
     const database = { status: 'up', responseTime: expect.any(Number) };
-    expect(response.body).toEqual({ status: 'ok', info: { database }, error: {}, details: { database } });
+    expect(response.body).toEqual({
+      status: 'ok',
+      info: { database },
+      error: {},
+      details: { database },
+      version: RELEASE,
+    });
   });
 
   it('lives outside /v1', async () => {
@@ -84,6 +93,15 @@ describe('metrics', () => {
     expect(response.text).toContain('# TYPE http_request_duration_seconds histogram');
     expect(response.text).toContain('# TYPE process_cpu_user_seconds_total counter');
     expect(response.text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it('says which release runs, as petstore_build_info{version}', async () => {
+    const { text } = await scrape();
+    expect(text).toContain(
+      '# HELP petstore_build_info The release of the service this process runs (CHANGELOG.md); always 1.\n' +
+        '# TYPE petstore_build_info gauge\n' +
+        `petstore_build_info{version="${RELEASE}"} 1\n`,
+    );
   });
 
   it('counts requests by route template, method and status, unknown routes as one', async () => {

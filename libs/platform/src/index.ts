@@ -3,7 +3,7 @@ export type { Environment, LogLevel, NodeEnv } from './config/app-config';
 export { ConfigError } from './config/config.error';
 export type { DatabaseLocation } from './config/database-url';
 export { loadConfig, readEnvironment } from './config/read-environment';
-export { SERVICE_INFO } from './config/service-info';
+export { SERVICE_INFO, packageVersionAbove } from './config/service-info';
 export type { ServiceInfo } from './config/service-info';
 export { constraintViolationOf } from './database/database-errors';
 export type { ConstraintViolation } from './database/database-errors';

@@ -1,6 +1,7 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
+import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { NotRateLimited } from '../http/not-rate-limited.decorator';
@@ -13,7 +14,8 @@ import { Readiness } from './readiness';
  * Liveness and readiness for load balancers and orchestrators, outside `/v1`
  * and without a key. Readiness fails (503, Error shape) while the database does
  * not answer, while a feature module's check fails (see Readiness), and as soon
- * as a shutdown starts.
+ * as a shutdown starts. Both say which release answers (`version`), so an
+ * operator sees what a rolling upgrade has reached.
  */
 @ApiExcludeController()
 @Controller('health')
@@ -23,14 +25,15 @@ export class HealthController {
     private readonly database: DatabaseHealthIndicator,
     private readonly drain: Drain,
     private readonly readiness: Readiness,
+    @Inject(SERVICE_INFO) private readonly service: ServiceInfo,
   ) {}
 
   @Get('live')
   @Public()
   @NotRateLimited()
   @Header('cache-control', 'no-store')
-  live(): { status: 'ok' } {
-    return { status: 'ok' };
+  live(): { status: 'ok'; version: string } {
+    return { status: 'ok', version: this.service.release };
   }
 
   @Get('ready')
@@ -38,14 +41,15 @@ export class HealthController {
   @NotRateLimited()
   // terminus' @HealthCheck() sets Cache-Control itself.
   @HealthCheck()
-  async ready(): Promise<HealthCheckResult> {
+  async ready(): Promise<HealthCheckResult & { version: string }> {
     if (this.drain.isDraining) {
       throw new AppError('unavailable', PLATFORM_ERROR_CODES.shuttingDown, 'the service is shutting down');
     }
     const problem = this.readiness.problem();
     if (problem) throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, `not ready: ${problem}`);
     try {
-      return await this.health.check([() => this.database.check('database')]);
+      const result = await this.health.check([() => this.database.check('database')]);
+      return { ...result, version: this.service.release };
     } catch (error) {
       throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, 'not ready: the database is unavailable', {
         cause: error,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import type { DeprecatedRoute } from '../http/route-config';
 
@@ -7,7 +7,9 @@ import type { DeprecatedRoute } from '../http/route-config';
  * Prometheus metrics of this application: request counts and latencies by
  * route template, method and status; the default process metrics; and calls
  * to deprecated operations by caller, so that operators can see who must
- * migrate before a sunset. One registry per application (not prom-client's
+ * migrate before a sunset; and `<id>_build_info`, the release this process
+ * runs (always 1, the label is the news; the default metrics' own
+ * `nodejs_version_info` says which Node). One registry per application (not prom-client's
  * global one), so several applications can live in one process (tests).
  */
 @Injectable()
@@ -39,6 +41,12 @@ export class MetricsService {
 
   constructor(@Inject(SERVICE_INFO) service: ServiceInfo) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: `${service.id}_build_info`,
+      help: 'The release of the service this process runs (CHANGELOG.md); always 1.',
+      labelNames: ['version'] as const,
+      registers: [this.registry],
+    }).set({ version: service.release }, 1);
     this.deprecatedCalls = new Counter({
       name: `${service.id}_deprecated_operation_calls_total`,
       help: 'Calls to deprecated operations, by operation, sunset date and caller (API key name or fingerprint, or "anonymous").',
