@@ -131,14 +131,22 @@ export async function waitUntilLive(baseUrl: string): Promise<void> {
 }
 
 export const KEYS_JS = resolve(__dirname, '../../dist/apps/petstore/src/keys.js');
+export const BACKUP_JS = resolve(__dirname, '../../dist/apps/petstore/src/backup.js');
 
 /** `npm run keys -- <args>` as the built CLI runs it (without the rebuild `npm run keys` does first). */
-export function runKeysCli(
+export const runKeysCli = (args: readonly string[], env: Record<string, string>) => runBuiltCli(KEYS_JS, args, env);
+
+/** `npm run backup -- <args>` as the built CLI runs it. */
+export const runBackupCli = (args: readonly string[], env: Record<string, string>) => runBuiltCli(BACKUP_JS, args, env);
+
+/** One of the service's built command-line tools, to its end: exit status and what it printed. */
+function runBuiltCli(
+  script: string,
   args: readonly string[],
   env: Record<string, string>,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolvePromise) => {
-    const child = spawnChild(process.execPath, [KEYS_JS, ...args], {
+    const child = spawnChild(process.execPath, [script, ...args], {
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
     });
     let stdout = '';

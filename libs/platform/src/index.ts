@@ -7,6 +7,7 @@ export { SERVICE_INFO, packageVersionAbove } from './config/service-info';
 export type { ServiceInfo } from './config/service-info';
 export { constraintViolationOf } from './database/database-errors';
 export type { ConstraintViolation } from './database/database-errors';
+export { BACKUP_USAGE, runBackupCommand } from './database/backup.command';
 export { DatabaseModule, openDatabase, schemaOf } from './database/database.module';
 export { SqlClient } from './database/sql-client';
 export { recreateSqliteTable } from './database/recreate-sqlite-table';

@@ -1,0 +1,126 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BACKUP_USAGE, runBackupCommand } from '@app/platform';
+import { describe, expect, it } from 'vitest';
+import { call } from './support/http-client';
+import { runBackupCli, servicePerTest } from './support/service-process';
+import { TEST_API_KEY } from './support/test-app';
+import { waitFor } from './support/wait-for';
+import { startWriters, type WriteOutcome } from './support/writers';
+
+type Pet = NonNullable<WriteOutcome['body']>;
+
+/** Every pet of a running service, page after page by its `Link: rel="next"`. */
+async function allPets(baseUrl: string): Promise<Pet[]> {
+  const pets: Pet[] = [];
+  for (let path: string | undefined = '/v1/pets?limit=100'; path;) {
+    const page = await call(baseUrl, 'GET', path);
+    expect(page.status).toBe(200);
+    pets.push(...(page.body as Pet[]));
+    path = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+  }
+  return pets;
+}
+
+const LINE =
+  /^Backed up (.+) to (.+): integrity ok, schema at PetsAsTheirEntity1795600000002; auth_api_keys 0 rows, pets (\d+) rows, platform_idempotency_keys 0 rows\n$/;
+
+/**
+ * `npm run backup`: the built CLI copies the database of a service that is
+ * being written to, and a new service started on the copy (restored as
+ * docs/operations.md says: the file copied into place) has every pet that was
+ * acknowledged before the backup began.
+ */
+describe('npm run backup', () => {
+  const service = servicePerTest(TEST_API_KEY);
+
+  it('copies a database under write load; restored, it holds every pet acknowledged before the backup began', async () => {
+    const live = await service.start();
+    const writers = startWriters(live.baseUrl, { concurrency: 6, prefix: 'backup' });
+    try {
+      await waitFor(() => writers.acknowledged().length >= 60, 'sixty acknowledged writes');
+      const before = writers.acknowledged();
+      const file = join(service.folder(), 'backup.sqlite');
+      const backup = await runBackupCli([file], service.env());
+      const after = writers.acknowledged().length;
+      await waitFor(() => writers.acknowledged().length >= after + 20, 'writes after the backup');
+      await writers.stop();
+
+      expect(backup.stderr).toBe('');
+      expect(backup.status).toBe(0);
+      const [, source, target, rows] = LINE.exec(backup.stdout) ?? [];
+      expect(source).toBe(join(service.folder(), 'data', 'petstore.sqlite'));
+      expect(target).toBe(file);
+      expect(Number(rows)).toBeGreaterThanOrEqual(before.length);
+      // Only the backup's own file: no temporary copy is left beside it.
+      expect(readdirSync(service.folder()).sort()).toEqual(['backup.sqlite', 'data']);
+      // The writers never saw anything but a 201 while the backup ran.
+      expect(writers.outcomes.filter((outcome) => outcome.status !== 201)).toEqual([]);
+
+      const restoredFolder = join(service.folder(), 'restored');
+      const restoredFile = join(restoredFolder, 'petstore.sqlite');
+      mkdirSync(restoredFolder);
+      copyFileSync(file, restoredFile);
+      const restored = await service.start({ DATABASE_URL: `sqlite:${restoredFile}` });
+      const pets = await allPets(restored.baseUrl);
+      expect(pets).toHaveLength(Number(rows));
+      const byId = new Map(pets.map((pet) => [pet.id, pet]));
+      for (const pet of before) expect(byId.get(pet.id)).toEqual(pet);
+      // The copy kept the id counter: a pet created after the restore gets an id no backed-up pet had.
+      const created = await call(restored.baseUrl, 'POST', '/v1/pets', { name: 'After restore', categoryId: 1 });
+      expect(created.status).toBe(201);
+      expect((created.body as Pet).id).toBeGreaterThan(Math.max(...pets.map((pet) => pet.id)));
+    } finally {
+      await writers.stop();
+    }
+  });
+
+  it('never overwrites a file, and leaves nothing behind when it cannot write', async () => {
+    const live = await service.start();
+    expect((await call(live.baseUrl, 'POST', '/v1/pets', { name: 'Rex', categoryId: 1 })).status).toBe(201);
+    const existing = join(service.folder(), 'existing.sqlite');
+    writeFileSync(existing, 'not to be lost');
+    expect(await runBackupCli([existing], service.env())).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: `${existing} exists already: a backup never overwrites a file; name a new one.\n`,
+    });
+    const nowhere = join(service.folder(), 'no-such-folder', 'backup.sqlite');
+    const failed = await runBackupCli([nowhere], service.env());
+    expect(failed).toMatchObject({ status: 1, stdout: '' });
+    expect(failed.stderr).toMatch(/^Backup failed: .*unable to open database/);
+    expect(existsSync(join(service.folder(), 'no-such-folder'))).toBe(false);
+    expect(readdirSync(service.folder()).sort()).toEqual(['data', 'existing.sqlite']);
+  });
+
+  it('refuses a database that does not exist, PostgreSQL, and a missing argument (in this process)', async () => {
+    const backup = async (args: string[], env: Record<string, string>) => {
+      let stdout = '';
+      let stderr = '';
+      const status = await runBackupCommand(args, env, {
+        out: (text) => (stdout += `${text}\n`),
+        err: (text) => (stderr += `${text}\n`),
+      });
+      return { status, stdout, stderr };
+    };
+    const missing = join(service.folder(), 'none.sqlite');
+    expect(await backup([join(service.folder(), 'b.sqlite')], { DATABASE_URL: `sqlite:${missing}` })).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: `Backup failed: cannot open ${missing} (SQLITE_CANTOPEN: unable to open database file)\n`,
+    });
+    expect(existsSync(missing)).toBe(false);
+    expect(await backup(['b.sqlite'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/x' })).toEqual({
+      status: 1,
+      stdout: '',
+      stderr:
+        'DATABASE_URL names a PostgreSQL database: back it up with pg_dump (docs/operations.md, "Back up and restore").\n',
+    });
+    expect(await backup([], service.env())).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: `one argument is needed: the file to write the backup to\n\n${BACKUP_USAGE}\n`,
+    });
+    expect(await backup(['--help'], service.env())).toEqual({ status: 0, stdout: `${BACKUP_USAGE}\n`, stderr: '' });
+  });
+});
