@@ -120,7 +120,10 @@ function messageOf(error: unknown): string {
 const MIGRATION_LOCK = 7_215_364_901;
 
 /**
- * Runs pending migrations. On PostgreSQL several stateless instances may start
+ * Runs pending migrations, all in one transaction: if any fails, none is kept,
+ * and the database stays what the release before left, which that release
+ * still opens (a rollback needs no restore; test/upgrades.e2e-spec.ts makes a
+ * migration fail halfway). On PostgreSQL several stateless instances may start
  * at once on one database: a session-level advisory lock lets one migrate while
  * the others wait, then find nothing left to do. (The race is narrow: four
  * processes started together did not hit it in test/slow/instances.e2e-spec.ts, so
@@ -128,14 +131,14 @@ const MIGRATION_LOCK = 7_215_364_901;
  */
 async function migrate(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'postgres') {
-    await dataSource.runMigrations({ transaction: 'each' });
+    await dataSource.runMigrations({ transaction: 'all' });
     return;
   }
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    await dataSource.runMigrations({ transaction: 'all' });
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await lock.release();

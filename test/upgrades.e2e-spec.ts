@@ -1,0 +1,236 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Module } from '@nestjs/common';
+import { loadConfig, openDatabase, schemaOf, type Feature } from '@app/platform';
+import { Client } from 'pg';
+import sqlite3 from 'sqlite3';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { describe, expect, it } from 'vitest';
+import { FEATURES } from '../apps/petstore/src/features';
+import { DATABASE_KINDS, queryDatabase, type DatabaseKind, type TestDatabase } from './support/databases';
+import { call } from './support/http-client';
+import { servicePerTest } from './support/service-process';
+import { errorBody, JSON_CONTENT_TYPE } from './support/test-app';
+
+/**
+ * Every released schema opens under the current code. Each release left a
+ * fixture (test/fixtures/upgrades/<version>/, made by scripts/make-upgrade-fixture.mjs from
+ * that release's own build): a SQLite dump, a PostgreSQL dump, and what the
+ * release answered. Each is loaded into a real database, the built service
+ * is started on it (on PostgreSQL two instances at once, as a fleet upgrades)
+ * and must answer as the contract says with everything the release stored.
+ */
+const FIXTURES = resolve(__dirname, 'fixtures/upgrades');
+const RELEASES = readdirSync(FIXTURES)
+  .filter((name) => /^\d+\.\d+\.\d+$/.test(name))
+  .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+const FIXTURE_KEY = 'fixture-key-0123456789abcdef';
+
+interface Pet {
+  id: number;
+  name: string;
+  categoryId: number;
+  status?: string;
+}
+interface Expected {
+  release: string;
+  apiKey: string;
+  pets: Pet[];
+  retried: Array<{ key: string; body: object; answer: { status: number; location: string; body: Pet } }>;
+  keys: Record<'sqlite' | 'postgres', Array<{ name: string; key: string; revoked?: boolean }>>;
+}
+
+const expectedOf = (release: string): Expected =>
+  JSON.parse(readFileSync(join(FIXTURES, release, 'expected.json'), 'utf8')) as Expected;
+
+/** A new database of `kind` holding the fixture of `release`, exactly as that release left it. */
+async function databaseOf(kind: DatabaseKind, release: string): Promise<TestDatabase> {
+  const database = await kind.create();
+  const dump = readFileSync(join(FIXTURES, release, `${kind.name}.sql`), 'utf8');
+  if (kind.name === 'sqlite') {
+    const db = new sqlite3.Database(database.url.slice('sqlite:'.length));
+    await new Promise<void>((done, fail) => db.exec(dump, (error) => (error ? fail(error) : done())));
+    await new Promise((done) => db.close(done));
+  } else {
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      // pg_dump's plain format is SQL but for psql's `\restrict` guard lines, which only psql reads.
+      await client.query(dump.replace(/^\\.*$/gm, ''));
+    } finally {
+      await client.end();
+    }
+  }
+  return database;
+}
+
+/** Every migration the current code knows, by name. */
+const CURRENT_MIGRATIONS = schemaOf(FEATURES).migrations.map((migration) => migration.name);
+
+async function allPets(baseUrl: string, key: string): Promise<Pet[]> {
+  const pets: Pet[] = [];
+  for (let path: string | undefined = '/v1/pets?limit=3'; path;) {
+    const page = await call(baseUrl, 'GET', path, undefined, key);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+    pets.push(...(page.body as Pet[]));
+    path = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+  }
+  return pets;
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `upgrades from every release, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      const service = servicePerTest(FIXTURE_KEY);
+
+      it.each(RELEASES)('%s: every pet, key and retried create is there, and the API answers', async (release) => {
+        const expected = expectedOf(release);
+        const database = await databaseOf(kind, release);
+        try {
+          const env = { API_KEYS: expected.apiKey, DATABASE_URL: database.url };
+          // A fleet upgrades by starting new instances at once: on PostgreSQL two race to migrate.
+          const [first, ...others] = await Promise.all(
+            Array.from({ length: kind.name === 'postgres' ? 2 : 1 }, () => service.start(env)),
+          );
+
+          // Each migration ran exactly once, whichever instance ran it.
+          const migrations = await queryDatabase(database.url, 'SELECT name FROM migrations ORDER BY id');
+          expect(migrations.map((row) => row.name).sort()).toEqual([...CURRENT_MIGRATIONS].sort());
+
+          for (const instance of [first, ...others]) {
+            expect(await allPets(instance.baseUrl, expected.apiKey)).toEqual(expected.pets);
+          }
+          for (const pet of expected.pets) {
+            const fetched = await call(first.baseUrl, 'GET', `/v1/pets/${pet.id}`, undefined, expected.apiKey);
+            expect(fetched).toMatchObject({ status: 200, body: pet });
+            expect(fetched.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+          }
+          for (const { key, revoked } of expected.keys[kind.name]) {
+            const answer = await call(first.baseUrl, 'GET', '/v1/pets?limit=1', undefined, key);
+            if (revoked) {
+              expect(answer).toMatchObject({
+                status: 401,
+                body: errorBody(401, 'invalid_api_key', 'the API key is not valid'),
+              });
+            } else {
+              expect(answer).toMatchObject({ status: 200, body: expected.pets.slice(0, 1) });
+            }
+          }
+          for (const { key, body, answer } of expected.retried) {
+            const response = await fetch(`${first.baseUrl}/v1/pets`, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${expected.apiKey}`,
+                'content-type': 'application/json',
+                'idempotency-key': key,
+              },
+              body: JSON.stringify(body),
+            });
+            expect(response.status).toBe(answer.status);
+            expect(response.headers.get('idempotent-replayed')).toBe('true');
+            expect(response.headers.get('location')).toBe(answer.location);
+            expect(await response.json()).toEqual(answer.body);
+          }
+          // Ids go on from where the release left them.
+          const created = await call(
+            first.baseUrl,
+            'POST',
+            '/v1/pets',
+            { name: 'Upgraded', categoryId: 1 },
+            FIXTURE_KEY,
+          );
+          expect(created).toMatchObject({
+            status: 201,
+            body: { id: Math.max(...expected.pets.map((pet) => pet.id)) + 1, name: 'Upgraded', categoryId: 1 },
+          });
+          const ready = await call(first.baseUrl, 'GET', '/health/ready');
+          expect(ready).toMatchObject({ status: 200, body: { status: 'ok' } });
+        } finally {
+          await database.drop();
+        }
+      });
+    },
+  );
+}
+
+/** A migration that changes the schema and the rows, then fails: as a bad release's would, halfway. */
+class FailsHalfway9999999999999 implements MigrationInterface {
+  name = 'FailsHalfway9999999999999';
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`CREATE TABLE "half_done" ("id" integer PRIMARY KEY)`);
+    await queryRunner.query(`UPDATE pets SET name = 'overwritten'`);
+    await queryRunner.query(`CREATE INDEX "IDX_half_done" ON pets ("category_id")`);
+    throw new Error('made to fail halfway');
+  }
+  async down(): Promise<void> {}
+}
+@Module({})
+class FailingModule {}
+const FAILING: Feature = {
+  name: 'failing',
+  module: FailingModule,
+  entities: [],
+  migrations: [FailsHalfway9999999999999],
+  errorCodes: [],
+};
+
+/** Everything a database holds that a migration could change: its tables, columns, indexes, constraints and rows. */
+async function contentsOf(url: string): Promise<unknown> {
+  if (url.startsWith('sqlite:')) {
+    const schema = await queryDatabase(url, `SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name`);
+    const rows: Record<string, unknown> = {};
+    for (const { name } of schema.filter((entry) => entry.type === 'table')) {
+      rows[name as string] = await queryDatabase(url, `SELECT * FROM "${name as string}" ORDER BY rowid`);
+    }
+    return { schema, rows };
+  }
+  const columns = await queryDatabase(
+    url,
+    `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+     WHERE table_schema = 'public' ORDER BY table_name, column_name`,
+  );
+  const indexes = await queryDatabase(
+    url,
+    `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`,
+  );
+  const constraints = await queryDatabase(
+    url,
+    `SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
+     WHERE connamespace = 'public'::regnamespace ORDER BY conname`,
+  );
+  const rows: Record<string, unknown> = {};
+  for (const table of new Set(columns.map((column) => column.table_name as string))) {
+    rows[table] = await queryDatabase(url, `SELECT * FROM "${table}" ORDER BY 1`);
+  }
+  return { columns, indexes, constraints, rows };
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `a migration that fails halfway, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      it(`leaves a ${RELEASES[0]} database as it was, every earlier migration of the upgrade undone`, async () => {
+        const database = await databaseOf(kind, RELEASES[0]);
+        try {
+          const before = await contentsOf(database.url);
+          const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, API_KEYS: FIXTURE_KEY });
+          await expect(openDatabase(config, [...FEATURES, FAILING])).rejects.toThrow('made to fail halfway');
+          expect(await contentsOf(database.url)).toEqual(before);
+
+          // The release after it still upgrades the database as if nothing had happened.
+          const { sql, close } = await openDatabase(config, FEATURES);
+          try {
+            const pets = await sql.read<{ id: number | string }>('SELECT id FROM pets ORDER BY id');
+            expect(pets.map((pet) => Number(pet.id))).toEqual(expectedOf(RELEASES[0]).pets.map((pet) => pet.id));
+          } finally {
+            await close();
+          }
+        } finally {
+          await database.drop();
+        }
+      });
+    },
+  );
+}
