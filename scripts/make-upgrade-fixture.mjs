@@ -164,6 +164,7 @@ try {
   }
   const expected = {
     release: args.version,
+    commit: execFileSync('git', ['-C', args.release, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
     apiKey: API_KEY,
     pets: sqlite.pets,
     retried: sqlite.retried,

@@ -1,7 +1,10 @@
+import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { BACKUP_USAGE, runBackupCommand } from '@app/platform';
 import { describe, expect, it } from 'vitest';
+import { postgres } from './support/databases';
 import { call } from './support/http-client';
 import { runBackupCli, servicePerTest } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
@@ -122,5 +125,44 @@ describe('npm run backup', () => {
       stderr: `one argument is needed: the file to write the backup to\n\n${BACKUP_USAGE}\n`,
     });
     expect(await backup(['--help'], service.env())).toEqual({ status: 0, stdout: `${BACKUP_USAGE}\n`, stderr: '' });
+  });
+});
+
+const PG_TOOLS = ['pg_dump', 'pg_restore'].every((tool) => spawnSync(tool, ['--version']).status === 0);
+const PG_SKIP = postgres.skipReason ?? (PG_TOOLS ? undefined : 'pg_dump and pg_restore are not on the PATH');
+
+/** The README's pg_dump and pg_restore commands, run once on a database being written to. */
+describe.skipIf(PG_SKIP)(`pg_dump and pg_restore${PG_SKIP ? ` (skipped: ${PG_SKIP})` : ''}`, () => {
+  const service = servicePerTest(TEST_API_KEY);
+
+  it('dump a database under write load; restored, it holds every pet acknowledged before the dump began', async () => {
+    const source = await postgres.create();
+    const target = await postgres.create();
+    try {
+      const live = await service.start({ DATABASE_URL: source.url });
+      const writers = startWriters(live.baseUrl, { concurrency: 6, prefix: 'pg-dump' });
+      try {
+        await waitFor(() => writers.acknowledged().length >= 60, 'sixty acknowledged writes');
+        const before = writers.acknowledged();
+        const file = join(service.folder(), 'petstore.dump');
+        await promisify(execFile)('pg_dump', ['--format=custom', `--file=${file}`, source.url]);
+        await writers.stop();
+        expect(writers.outcomes.filter((outcome) => outcome.status !== 201)).toEqual([]);
+
+        await promisify(execFile)('pg_restore', ['--no-owner', `--dbname=${target.url}`, file]);
+        const restored = await service.start({ DATABASE_URL: target.url });
+        const pets = await allPets(restored.baseUrl);
+        const byId = new Map(pets.map((pet) => [pet.id, pet]));
+        for (const pet of before) expect(byId.get(pet.id)).toEqual(pet);
+        const created = await call(restored.baseUrl, 'POST', '/v1/pets', { name: 'After restore', categoryId: 1 });
+        expect(created.status).toBe(201);
+        expect((created.body as Pet).id).toBeGreaterThan(Math.max(...pets.map((pet) => pet.id)));
+      } finally {
+        await writers.stop();
+      }
+    } finally {
+      await source.drop();
+      await target.drop();
+    }
   });
 });

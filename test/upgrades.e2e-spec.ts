@@ -34,6 +34,7 @@ interface Pet {
 }
 interface Expected {
   release: string;
+  commit: string;
   apiKey: string;
   pets: Pet[];
   retried: Array<{ key: string; body: object; answer: { status: number; location: string; body: Pet } }>;
