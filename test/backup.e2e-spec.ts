@@ -5,25 +5,13 @@ import { promisify } from 'node:util';
 import { BACKUP_USAGE, runBackupCommand } from '@app/platform';
 import { describe, expect, it } from 'vitest';
 import { postgres } from './support/databases';
-import { call } from './support/http-client';
+import { call, listAllPets } from './support/http-client';
 import { runBackupCli, servicePerTest } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
 import { waitFor } from './support/wait-for';
 import { startWriters, type WriteOutcome } from './support/writers';
 
 type Pet = NonNullable<WriteOutcome['body']>;
-
-/** Every pet of a running service, page after page by its `Link: rel="next"`. */
-async function allPets(baseUrl: string): Promise<Pet[]> {
-  const pets: Pet[] = [];
-  for (let path: string | undefined = '/v1/pets?limit=100'; path;) {
-    const page = await call(baseUrl, 'GET', path);
-    expect(page.status).toBe(200);
-    pets.push(...(page.body as Pet[]));
-    path = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
-  }
-  return pets;
-}
 
 const LINE =
   /^Backed up (.+) to (.+): integrity ok, schema at PetsAsTheirEntity1795600000002; auth_api_keys 0 rows, pets (\d+) rows, platform_idempotency_keys 0 rows\n$/;
@@ -65,7 +53,7 @@ describe('npm run backup', () => {
       mkdirSync(restoredFolder);
       copyFileSync(file, restoredFile);
       const restored = await service.start({ DATABASE_URL: `sqlite:${restoredFile}` });
-      const pets = await allPets(restored.baseUrl);
+      const pets = await listAllPets<Pet>(restored.baseUrl);
       expect(pets).toHaveLength(Number(rows));
       const byId = new Map(pets.map((pet) => [pet.id, pet]));
       for (const pet of before) expect(byId.get(pet.id)).toEqual(pet);
@@ -151,7 +139,7 @@ describe.skipIf(PG_SKIP)(`pg_dump and pg_restore${PG_SKIP ? ` (skipped: ${PG_SKI
 
         await promisify(execFile)('pg_restore', ['--no-owner', `--dbname=${target.url}`, file]);
         const restored = await service.start({ DATABASE_URL: target.url });
-        const pets = await allPets(restored.baseUrl);
+        const pets = await listAllPets<Pet>(restored.baseUrl);
         const byId = new Map(pets.map((pet) => [pet.id, pet]));
         for (const pet of before) expect(byId.get(pet.id)).toEqual(pet);
         const created = await call(restored.baseUrl, 'POST', '/v1/pets', { name: 'After restore', categoryId: 1 });

@@ -1,4 +1,4 @@
-import { TEST_API_KEY } from './test-app';
+import { JSON_CONTENT_TYPE, TEST_API_KEY } from './test-app';
 
 /** fetch with the test key, for the suites that talk to a separately running service. */
 export async function call(
@@ -15,4 +15,18 @@ export async function call(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Every pet a running service lists, page after page by its `Link: rel="next"`, each page checked as a 200 in JSON. */
+export async function listAllPets<Pet>(baseUrl: string, key: string = TEST_API_KEY, limit = 100): Promise<Pet[]> {
+  const pets: Pet[] = [];
+  for (let path: string | undefined = `/v1/pets?limit=${limit}`; path;) {
+    const page = await call(baseUrl, 'GET', path, undefined, key);
+    if (page.status !== 200 || page.headers.get('content-type') !== JSON_CONTENT_TYPE) {
+      throw new Error(`GET ${path}: ${page.status} ${page.headers.get('content-type')} ${JSON.stringify(page.body)}`);
+    }
+    pets.push(...(page.body as Pet[]));
+    path = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+  }
+  return pets;
 }
