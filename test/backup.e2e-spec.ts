@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BACKUP_USAGE, runBackupCommand } from '@app/platform';
+import sqlite3 from 'sqlite3';
 import { describe, expect, it } from 'vitest';
 import { postgres } from './support/databases';
 import { call, listAllPets } from './support/http-client';
@@ -101,6 +102,17 @@ describe('npm run backup', () => {
       stderr: `Backup failed: cannot open ${missing} (SQLITE_CANTOPEN: unable to open database file)\n`,
     });
     expect(existsSync(missing)).toBe(false);
+    const foreign = join(service.folder(), 'foreign.sqlite');
+    await new Promise<void>((done, fail) => {
+      const db = new sqlite3.Database(foreign);
+      db.exec('CREATE TABLE notes (text TEXT)', (error) => db.close(() => (error ? fail(error) : done())));
+    });
+    expect(await backup([join(service.folder(), 'c.sqlite')], { DATABASE_URL: `sqlite:${foreign}` })).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: "Backup failed: the database holds no migrations table: it is not this service's database\n",
+    });
+    expect(readdirSync(service.folder()).sort()).toEqual(['foreign.sqlite']);
     expect(await backup(['b.sqlite'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/x' })).toEqual({
       status: 1,
       stdout: '',

@@ -72,17 +72,17 @@ export async function runBackupCommand(
   }
 }
 
-export interface BackupReport {
+interface BackupReport {
   /** The newest migration the copy has run. */
   schema: string;
   tables: Array<{ name: string; rows: number }>;
 }
 
 /** Copies the live database at `source` to `target` (which must not exist), checks the copy and reports on it. */
-export async function backUpSqlite(source: string, target: string, busyTimeoutMs: number): Promise<BackupReport> {
+async function backUpSqlite(source: string, target: string, busyTimeoutMs: number): Promise<BackupReport> {
   const partial = `${target}.partial-${process.pid}`;
   try {
-    // Read-write without create: a path with no database is an error, not a new empty file. Nothing is written.
+    // Without OPEN_CREATE: a path with no database is an error, not a new empty file. VACUUM INTO only reads it.
     const live = await open(source, sqlite3.OPEN_READWRITE);
     try {
       await run(live, `PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
@@ -118,7 +118,7 @@ async function check(file: string): Promise<BackupReport> {
       `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`,
     );
     if (!names.some(({ name }) => name === 'migrations')) {
-      throw new Error('the database holds no migrations table: it is not this service’s database');
+      throw new Error("the database holds no migrations table: it is not this service's database");
     }
     const [newest] = await all<{ name: string }>(copy, 'SELECT name FROM migrations ORDER BY id DESC LIMIT 1');
     const tables: BackupReport['tables'] = [];
