@@ -270,14 +270,30 @@ function seed(db, count) {
   });
 }
 
-async function load(url, scenario, seconds) {
+/** Clock ticks per second of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** CPU seconds a process has used so far, in user and kernel mode, all its threads (Linux). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * Loads a running target with one scenario. Besides the rate and latencies, the target's CPU time per answered
+ * request: on 2 cores the load generator takes the other core, so the rate swings with the machine, while the CPU a
+ * request costs the target is steadier (decision 0019).
+ */
+async function load(proc, scenario, seconds) {
+  const cpuBefore = cpuSeconds(proc.child.pid);
   const result = await autocannon({
-    url,
+    url: proc.url,
     connections: CONNECTIONS,
     duration: seconds,
     requests: requestsOf[scenario](),
   });
   return {
+    cpuUs: ((cpuSeconds(proc.child.pid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total),
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -338,12 +354,19 @@ async function measureFeature(name, feature, work, round) {
         ['variant', variant, key],
       ]) {
         headers = { authorization: `Bearer ${auth}` };
-        await load(proc.url, scenario, 1);
-        runs[which] = await load(proc.url, scenario, DURATION);
+        await load(proc, scenario, 1);
+        runs[which] = await load(proc, scenario, DURATION);
       }
-      recorded.push({ round, feature: name, scenario, ...runs.variant, baseRps: runs.base.rps });
+      recorded.push({
+        round,
+        feature: name,
+        scenario,
+        ...runs.variant,
+        baseRps: runs.base.rps,
+        baseCpuUs: runs.base.cpuUs,
+      });
       console.log(
-        `round ${round} feature   ${name.padEnd(44)} ${scenario.padEnd(5)} ${runs.variant.rps.toFixed(0).padStart(6)} req/s  p99 ${runs.variant.p99} ms  (without it ${runs.base.rps.toFixed(0)} req/s)  errors ${runs.variant.errors}  non-2xx ${runs.variant.non2xx}`,
+        `round ${round} feature   ${name.padEnd(44)} ${scenario.padEnd(5)} ${runs.variant.rps.toFixed(0).padStart(6)} req/s  ${runs.variant.cpuUs.toFixed(0)} µs CPU/request  p99 ${runs.variant.p99} ms  (without it ${runs.base.rps.toFixed(0)} req/s, ${runs.base.cpuUs.toFixed(0)} µs)  errors ${runs.variant.errors}  non-2xx ${runs.variant.non2xx}`,
       );
     }
   } finally {
@@ -402,11 +425,11 @@ async function main() {
         ready[name].push(proc.readyMs);
         await seed(db, 1000);
         for (const scenario of SCENARIOS.filter((s) => !BIG.includes(s))) {
-          await load(proc.url, scenario, 1); // warm-up, not recorded
-          const r = await load(proc.url, scenario, DURATION);
+          await load(proc, scenario, 1); // warm-up, not recorded
+          const r = await load(proc, scenario, DURATION);
           results.push({ round, target: name, scenario, ...r });
           console.log(
-            `round ${round} ${name.padEnd(14)} ${scenario.padEnd(13)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  non-2xx ${r.non2xx}  peak RSS so far ${peakRssMb(proc.child.pid).toFixed(0)} MB`,
+            `round ${round} ${name.padEnd(14)} ${scenario.padEnd(13)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0)} µs CPU/request  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  non-2xx ${r.non2xx}  peak RSS so far ${peakRssMb(proc.child.pid).toFixed(0)} MB`,
           );
         }
         rss[name].push(peakRssMb(proc.child.pid));
@@ -422,11 +445,11 @@ async function main() {
 
         const bigProc = await start(TARGETS[name], big[name]);
         for (const scenario of BIG) {
-          await load(bigProc.url, scenario, 1);
-          const r = await load(bigProc.url, scenario, DURATION);
+          await load(bigProc, scenario, 1);
+          const r = await load(bigProc, scenario, DURATION);
           results.push({ round, target: name, scenario, ...r });
           console.log(
-            `round ${round} ${name.padEnd(14)} ${scenario.padEnd(17)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  non-2xx ${r.non2xx}`,
+            `round ${round} ${name.padEnd(14)} ${scenario.padEnd(17)} ${r.rps.toFixed(0).padStart(6)} req/s  ${r.cpuUs.toFixed(0)} µs CPU/request  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  non-2xx ${r.non2xx}`,
           );
         }
         rss[name].push(peakRssMb(bigProc.child.pid));
@@ -442,7 +465,10 @@ async function main() {
   report(results, featureResults, ready, rss);
 }
 
-/** One row per feature and scenario: its rate against the service without it, run next to it. */
+/**
+ * One row per feature and scenario: its rate, and its CPU per request, against the service without it, run next
+ * to it (medians of the per-round ratios).
+ */
 function featureTable(results, featureResults) {
   const rows = [];
   for (const name of [...new Set(featureResults.map((r) => r.feature))]) {
@@ -451,15 +477,18 @@ function featureTable(results, featureResults) {
       // With the feature over without it, whichever of the two runs had it.
       const ratios = runs.map((run) => (FEATURES[name].switchesOff ? run.baseRps / run.rps : run.rps / run.baseRps));
       const ratio = median(ratios);
+      const cpu = median(
+        runs.map((run) => (FEATURES[name].switchesOff ? run.baseCpuUs / run.cpuUs : run.cpuUs / run.baseCpuUs)),
+      );
       rows.push(
-        `| ${name} | ${scenario} | ${median(runs.map((r) => r.rps)).toFixed(0)} | ${median(runs.map((r) => r.p99))} | ${ratio.toFixed(2)} | ${((1 - ratio) * 100).toFixed(0)} % |`,
+        `| ${name} | ${scenario} | ${median(runs.map((r) => r.rps)).toFixed(0)} | ${median(runs.map((r) => r.p99))} | ${ratio.toFixed(2)} | ${((1 - ratio) * 100).toFixed(0)} % | ${median(runs.map((r) => r.cpuUs)).toFixed(0)} | ${((cpu - 1) * 100).toFixed(0)} % |`,
       );
     }
   }
   if (rows.length === 0) return '';
   return [
-    '| feature | scenario | req/s of the changed service | p99 ms | with it / without it | cost |',
-    '|---|---|---:|---:|---:|---:|',
+    '| feature | scenario | req/s of the changed service | p99 ms | rate with it / without it | cost in rate | CPU µs per request of the changed service | cost in CPU per request |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
 }
@@ -477,6 +506,15 @@ function report(results, featureResults, ready, rss) {
         }),
       );
     const pick = (target, key) => median(of(target).map((r) => r[key]));
+    // The median over the rounds of one target's CPU per request over another's in the same round.
+    const cpuRatioOf = (target, to) =>
+      median(
+        [...new Set(results.map((r) => r.round))].map((round) => {
+          const s = of(target).find((r) => r.round === round);
+          const other = of(to).find((r) => r.round === round);
+          return other.cpuUs / s.cpuUs;
+        }),
+      );
     return {
       scenario,
       service: {
@@ -494,6 +532,14 @@ function report(results, featureResults, ready, rss) {
       betterRatio: ratioOf('service', 'better-sqlite3'),
       bareRatio: ratioOf('nest-bare', 'reference'),
       serviceToBare: ratioOf('service', 'nest-bare'),
+      cpu: {
+        service: pick('service', 'cpuUs'),
+        reference: pick('reference', 'cpuUs'),
+        bare: pick('nest-bare', 'cpuUs'),
+        referenceToService: cpuRatioOf('service', 'reference'),
+        bareToService: cpuRatioOf('service', 'nest-bare'),
+        referenceToBare: cpuRatioOf('nest-bare', 'reference'),
+      },
     };
   });
   const peak = Object.fromEntries(TARGET_NAMES.map((name) => [name, Math.max(...rss[name])]));
@@ -550,6 +596,14 @@ function report(results, featureResults, ready, rss) {
         `| ${r.scenario} | ${r.bare.rps.toFixed(0)} | ${r.bare.p99} | ${r.bareRatio.toFixed(2)} | ${r.serviceToBare.toFixed(2)} |`,
     ),
   ].join('\n');
+  const cpuTable = [
+    "| scenario | service: CPU µs per request | reference | the card's stack, bare | reference / service | bare / service | reference / bare |",
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      ({ scenario, cpu }) =>
+        `| ${scenario} | ${cpu.service.toFixed(0)} | ${cpu.reference.toFixed(0)} | ${cpu.bare.toFixed(0)} | ${cpu.referenceToService.toFixed(2)} | ${cpu.bareToService.toFixed(2)} | ${cpu.referenceToBare.toFixed(2)} |`,
+    ),
+  ].join('\n');
   const summary = [
     `| | ${TARGET_NAMES.join(' | ')} |`,
     `|---|${TARGET_NAMES.map(() => '---:').join('|')}|`,
@@ -563,7 +617,7 @@ function report(results, featureResults, ready, rss) {
     .join('\n');
   const features = featureTable(results, featureResults);
   console.log(
-    `\n${table}\n\n${bareTable}\n\n${summary}\n\n${features}\n\n| target | measured | |\n|---|---|---|\n${verdicts}`,
+    `\n${table}\n\n${bareTable}\n\n${cpuTable}\n\n${summary}\n\n${features}\n\n| target | measured | |\n|---|---|---|\n${verdicts}`,
   );
 
   writeFileSync(join(ROOT, 'bench/results.svg'), chart(rows));
@@ -573,8 +627,9 @@ function report(results, featureResults, ready, rss) {
       `${CONNECTIONS} connections from autocannon in the benchmark's own process, the service and the references alternating round by round. ` +
       `Medians over the rounds; the ratio is the median of the per-round ratios. ` +
       `The reference (\`bench/reference/server.mjs\`) sends the same headers as the service (${Object.keys(serviceHeaders).length} besides X-Request-Id, read from the service at the start): the targets are against it. The raw reference sends only what the contract needs: the physical limit.\n\n${table}\n\n` +
-      `## The framework's share\n\nThe same contract on the design card's stack and nothing else (\`bench/reference/nest-bare.mjs\`: NestJS on Fastify, Nest's ValidationPipe with class-validator DTOs, a bearer guard, the same SQL through TypeORM's DataSource on the same driver, the service's headers), in the same rounds: its rate over the reference's is what the card's libraries cost by themselves; the service's over its rate is what the service adds (or saves) on top.\n\n${bareTable}\n\n${summary}\n\n` +
-      `## What each feature costs\n\nThe service as above (rate limiting off, an \`API_KEYS\` key) and the same service with one feature switched on or changed, both running, loaded one after the other for each scenario; the cost is the drop in requests/s against the run without it, median over the rounds.\n\n${features || 'Not measured.'}\n\n## Targets\n\n| target | measured | |\n|---|---|---|\n${verdicts}\n\n![throughput per scenario](results.svg)\n`,
+      `## The framework's share\n\nThe same contract on the design card's stack and nothing else (\`bench/reference/nest-bare.mjs\`: NestJS on Fastify, Nest's ValidationPipe with class-validator DTOs, a bearer guard, the same SQL through TypeORM's DataSource on the same driver, the service's headers), in the same rounds: its rate over the reference's is what the card's libraries cost by themselves; the service's over its rate is what the service adds (or saves) on top.\n\n${bareTable}\n\n` +
+      `## CPU per request\n\nEach target's CPU time (user and kernel, all its threads, from \`/proc\`) over the requests it answered, in the same runs. On 2 cores the load generator takes the other core, so a rate is the machine's as much as the target's; the CPU a request costs is steadier, and a ratio of 0.9 in rate needs about 0.9 here. Medians; the ratios are medians of the per-round ratios.\n\n${cpuTable}\n\n${summary}\n\n` +
+      `## What each feature costs\n\nThe service as above (rate limiting off, an \`API_KEYS\` key) and the same service with one feature switched on or changed, both running, loaded one after the other for each scenario; the cost is the drop in requests/s, and the rise in CPU per request, against the run without it, medians of the per-round ratios.\n\n${features || 'Not measured.'}\n\n## Targets\n\n| target | measured | |\n|---|---|---|\n${verdicts}\n\n![throughput per scenario](results.svg)\n`,
   );
   console.log('\nwrote bench/results.md and bench/results.svg');
   process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
