@@ -1,19 +1,17 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AUTH,
   JSON_CONTENT_TYPE,
   OTHER_API_KEY,
+  RELEASE,
   TEST_API_KEY,
   errorBody,
   startTestApp,
   type TestApp,
 } from './support/test-app';
 
-/** The release every instance reports: the project's version. */
-const RELEASE = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 const fingerprint = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
 describe('health checks', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApplication, loadConfig, type AppConfig, type Feature } from '@app/platform';
@@ -76,3 +78,8 @@ export function errorBody(status: number, code: string, message: string | RegExp
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The release every instance reports in /health and petstore_build_info: the project's version. */
+export const RELEASE = (
+  JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }
+).version;
