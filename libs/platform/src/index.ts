@@ -1,3 +1,5 @@
+export { runCommandLine } from './cli/command-line';
+export type { Command, CommandOutput } from './cli/command-line';
 export { AppConfig, LOG_LEVELS, NODE_ENVS, MIN_API_KEY_LENGTH, databaseSettingsOf } from './config/app-config';
 export type { Environment, LogLevel, NodeEnv } from './config/app-config';
 export { ConfigError } from './config/config.error';

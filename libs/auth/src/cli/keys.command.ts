@@ -1,6 +1,13 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '@app/platform/errors';
-import { ConfigError, databaseSettingsOf, openDatabase, type Environment, type Feature } from '@app/platform';
+import {
+  ConfigError,
+  databaseSettingsOf,
+  openDatabase,
+  type CommandOutput,
+  type Environment,
+  type Feature,
+} from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
 import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';
@@ -19,11 +26,6 @@ const OK = 0;
 const FAILED = 1;
 const USAGE = 2;
 
-export interface Console {
-  out(text: string): void;
-  err(text: string): void;
-}
-
 /**
  * `npm run keys`: issue, list and revoke API keys in the service's database.
  * Returns the exit status; every refusal is one line on stderr.
@@ -32,7 +34,7 @@ export async function runKeysCommand(
   argv: readonly string[],
   env: Environment,
   features: readonly Feature[],
-  io: Console,
+  io: CommandOutput,
 ): Promise<number> {
   let parsed: ReturnType<typeof parseCommand>;
   try {

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fsyncSync, linkSync, openSync, rmSync } from 'no
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sqlite3 from 'sqlite3';
+import type { CommandOutput } from '../cli/command-line';
 import { databaseSettingsOf, type Environment } from '../config/app-config';
 
 export const BACKUP_USAGE = `Usage: npm run backup -- <file>
@@ -26,11 +27,7 @@ const NOT_COUNTED = /^(sqlite_.*|migrations|platform_write_probe)$/;
  * which it never takes over from an existing file: a failed or interrupted
  * backup leaves no file that looks like a backup. Returns the exit status.
  */
-export async function runBackupCommand(
-  argv: readonly string[],
-  env: Environment,
-  io: { out(text: string): void; err(text: string): void },
-): Promise<number> {
+export async function runBackupCommand(argv: readonly string[], env: Environment, io: CommandOutput): Promise<number> {
   let target: string;
   try {
     const { positionals, values } = parseArgs({
