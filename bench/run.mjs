@@ -496,25 +496,20 @@ function featureTable(results, featureResults) {
 function report(results, featureResults, ready, rss) {
   const rows = SCENARIOS.map((scenario) => {
     const of = (target) => results.filter((r) => r.scenario === scenario && r.target === target);
-    // The median over the rounds of one target's rate over another's in the same round.
-    const ratioOf = (target, to) =>
+    // The median over the rounds of `ratio` between one target's run and another's in the same round.
+    const perRound = (target, to, ratio) =>
       median(
-        [...new Set(results.map((r) => r.round))].map((round) => {
-          const s = of(target).find((r) => r.round === round);
-          const other = of(to).find((r) => r.round === round);
-          return s.rps / other.rps;
-        }),
+        [...new Set(results.map((r) => r.round))].map((round) =>
+          ratio(
+            of(target).find((r) => r.round === round),
+            of(to).find((r) => r.round === round),
+          ),
+        ),
       );
+    // Rates: the target's over the other's. CPU per request: the other's over the target's (higher is better for both).
+    const ratioOf = (target, to) => perRound(target, to, (s, other) => s.rps / other.rps);
+    const cpuRatioOf = (target, to) => perRound(target, to, (s, other) => other.cpuUs / s.cpuUs);
     const pick = (target, key) => median(of(target).map((r) => r[key]));
-    // The median over the rounds of one target's CPU per request over another's in the same round.
-    const cpuRatioOf = (target, to) =>
-      median(
-        [...new Set(results.map((r) => r.round))].map((round) => {
-          const s = of(target).find((r) => r.round === round);
-          const other = of(to).find((r) => r.round === round);
-          return other.cpuUs / s.cpuUs;
-        }),
-      );
     return {
       scenario,
       service: {
