@@ -1,35 +1,27 @@
 // npm run bench: the service against the reference implementation, side by
 // side, round by round, on this machine. See bench/README.md.
-import { execFileSync, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
-import sqlite3 from 'sqlite3';
+import {
+  CONNECTIONS,
+  KEY,
+  load,
+  median,
+  peakRssMb,
+  removeOnInterrupt,
+  seed,
+  serviceTarget,
+  start,
+  stop,
+} from './harness.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 50;
-const KEY = 'bench-key-0123456789abcdef';
-const STATUSES = ['available', 'pending', 'sold', null];
-// The service runs exactly as `npm run start:prod` runs it (same node flags).
-const START_PROD = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-  .scripts['start:prod'].split(/\s+/)
-  .slice(1);
 const TARGETS = {
-  service: {
-    label: 'service',
-    args: START_PROD.map((arg) => (arg.startsWith('dist/') ? join(ROOT, arg) : arg)),
-    env: (db) => ({
-      DATABASE_URL: `sqlite:${db}`,
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'production',
-    }),
-  },
+  service: serviceTarget(ROOT),
   // The contract on bare Fastify, sending the headers the service sends (security headers, X-Request-Id): the
   // same bytes on the wire, so the load generator parsing them on the same 2 cores costs both the same. The targets.
   reference: {
@@ -95,150 +87,8 @@ const FEATURE_SCENARIOS = ['list', 'get'];
 const BIG = ['list-sold-1M', 'list-sold-1M-deep'];
 const RATIO_TARGETS = ['list', 'get', 'create', 'create-keyed-and-plain', 'mixed'];
 
-let headers = { authorization: `Bearer ${KEY}` };
 /** The headers the service sends on every answer but the ones each answer makes (see serviceHeadersOf). */
 let serviceHeaders = {};
-const newPet = () =>
-  JSON.stringify({
-    name: `bench-${Math.random().toString(36).slice(2, 8)}`,
-    categoryId: Math.floor(Math.random() * 1000),
-    status: 'available',
-  });
-const randomId = (max) => 1 + Math.floor(Math.random() * max);
-const requestsOf = {
-  list: () => [{ method: 'GET', path: '/v1/pets?limit=20', headers }],
-  'list-sold-1k': () => [{ method: 'GET', path: '/v1/pets?status=sold&limit=20', headers }],
-  'list-sold-1M': () => [{ method: 'GET', path: '/v1/pets?status=sold&limit=20', headers }],
-  // Each connection walks the pages by their Link rel="next", from a random point past the middle of the table.
-  'list-sold-1M-deep': () => [
-    {
-      method: 'GET',
-      headers,
-      setupRequest: (req, context) => {
-        context.next ??= `/v1/pets?limit=20&status=sold&after=${500_000 + Math.floor(Math.random() * 400_000)}`;
-        return { ...req, path: context.next };
-      },
-      onResponse: (_status, _body, context, responseHeaders) => {
-        const link = responseHeaders.link;
-        context.next = link ? /^<([^>]+)>/.exec(link)[1] : undefined;
-      },
-    },
-  ],
-  get: () => [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/v1/pets/${randomId(1000)}` }) }],
-  create: () => [
-    {
-      method: 'POST',
-      path: '/v1/pets',
-      headers: { ...headers, 'content-type': 'application/json' },
-      setupRequest: (req) => ({ ...req, body: newPet() }),
-    },
-  ],
-  // Half the creates carry an Idempotency-Key (a new one each), as retrying clients send them beside plain ones.
-  'create-keyed-and-plain': () => [
-    {
-      method: 'POST',
-      path: '/v1/pets',
-      setupRequest: (req) => {
-        const keyed = Math.random() < 0.5;
-        const jsonHeaders = { ...headers, 'content-type': 'application/json' };
-        return {
-          ...req,
-          headers: keyed ? { ...jsonHeaders, 'idempotency-key': `bench-${randomUUID()}` } : jsonHeaders,
-          body: newPet(),
-        };
-      },
-    },
-  ],
-  mixed: () => [
-    {
-      headers,
-      setupRequest: (req) => {
-        const roll = Math.random();
-        if (roll < 0.4) return { ...req, method: 'GET', path: '/v1/pets?limit=20' };
-        if (roll < 0.8) return { ...req, method: 'GET', path: `/v1/pets/${randomId(1000)}` };
-        return {
-          ...req,
-          method: 'POST',
-          path: '/v1/pets',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: newPet(),
-        };
-      },
-    },
-  ],
-};
-
-function freePort() {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
-
-/** Every target process running, and the work folder: what an interrupted run must not leave behind. */
-const running = new Set();
-let workFolder;
-
-/** Ctrl-C or a SIGTERM: kill the targets, remove the databases (about 100 MB once seeded), exit 130/143. */
-function cleanUpOn(signal, status) {
-  process.once(signal, () => {
-    for (const child of running) child.kill('SIGKILL');
-    if (workFolder) rmSync(workFolder, { recursive: true, force: true });
-    console.error(
-      `\n${signal}: the benchmark stopped; its processes are killed and ${workFolder ?? 'nothing'} removed`,
-    );
-    process.exit(status);
-  });
-}
-cleanUpOn('SIGINT', 130);
-cleanUpOn('SIGTERM', 143);
-
-/** Starts a target and measures the time from spawn to its first answered /health/live. */
-async function start(target, db, extraEnv = {}) {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, target.args, {
-    env: {
-      PATH: process.env.PATH,
-      API_KEYS: KEY,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ...target.env(db),
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    const ok = await fetch(`${url}/health/live`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    // A crash by a signal (a native addon built for another Node: SIGSEGV) leaves exitCode null.
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${target.label} exited during startup`);
-    await new Promise((wait) => setTimeout(wait, 5));
-  }
-  return { child, url, readyMs: performance.now() - started };
-}
-
-async function stop(proc) {
-  const exited = new Promise((done) => proc.child.once('exit', done));
-  proc.child.kill('SIGTERM');
-  await exited;
-}
-
-/** Peak resident set size of a process so far, in MB (Linux). */
-function peakRssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
-  return Number(line.split(/\s+/)[1]) / 1024;
-}
 
 /** Per answer, not per service: the reference makes these itself (or Node does). */
 const PER_ANSWER = new Set(['x-request-id', 'content-length', 'content-type', 'date', 'connection', 'keep-alive']);
@@ -247,59 +97,12 @@ const PER_ANSWER = new Set(['x-request-id', 'content-length', 'content-type', 'd
 async function serviceHeadersOf(work) {
   const proc = await start(TARGETS.service, join(work, 'headers.sqlite'));
   try {
-    const response = await fetch(`${proc.url}/v1/pets?limit=1`, { headers });
+    const response = await fetch(`${proc.url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
     await response.arrayBuffer();
     return Object.fromEntries([...response.headers].filter(([name]) => !PER_ANSWER.has(name)));
   } finally {
     await stop(proc);
   }
-}
-
-/** Seeds `count` pets with SQL in one transaction, next to the running target (WAL allows it). */
-function seed(db, count) {
-  return new Promise((done, fail) => {
-    const conn = new sqlite3.Database(db);
-    conn.serialize(() => {
-      conn.run('PRAGMA busy_timeout = 10000');
-      conn.run('BEGIN');
-      const insert = conn.prepare('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)');
-      for (let i = 0; i < count; i++) insert.run(`pet-${i}`, i % 1000, STATUSES[i % 4]);
-      insert.finalize();
-      conn.run('COMMIT', (error) => conn.close(() => (error ? fail(error) : done())));
-    });
-  });
-}
-
-/** Clock ticks per second of /proc/<pid>/stat's CPU times. */
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-
-/** CPU seconds a process has used so far, in user and kernel mode, all its threads (Linux). */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-/**
- * Loads a running target with one scenario. Besides the rate and latencies, the target's CPU time per answered
- * request: on 2 cores the load generator takes the other core, so the rate swings with the machine, while the CPU a
- * request costs the target is steadier (decision 0019).
- */
-async function load(proc, scenario, seconds) {
-  const cpuBefore = cpuSeconds(proc.child.pid);
-  const result = await autocannon({
-    url: proc.url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: requestsOf[scenario](),
-  });
-  return {
-    cpuUs: ((cpuSeconds(proc.child.pid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total),
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
 }
 
 /** Whether Redis answers PING at `url` (the Redis row is left out otherwise, saying so). */
@@ -353,9 +156,8 @@ async function measureFeature(name, feature, work, round) {
         ['base', base, KEY],
         ['variant', variant, key],
       ]) {
-        headers = { authorization: `Bearer ${auth}` };
-        await load(proc, scenario, 1);
-        runs[which] = await load(proc, scenario, DURATION);
+        await load(proc, scenario, 1, auth);
+        runs[which] = await load(proc, scenario, DURATION, auth);
       }
       recorded.push({
         round,
@@ -370,7 +172,6 @@ async function measureFeature(name, feature, work, round) {
       );
     }
   } finally {
-    headers = { authorization: `Bearer ${KEY}` };
     await stop(base);
     await stop(variant);
   }
@@ -390,12 +191,11 @@ function expectedDuration(featureCount) {
   return `this run: ${ROUNDS} rounds of ${DURATION} s per load; about ${minutes} minutes (BENCH_ROUNDS, BENCH_SECONDS change it)`;
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function main() {
   console.log('building the service...');
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const work = (workFolder = mkdtempSync(join(tmpdir(), 'petstore-bench-')));
+  const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+  removeOnInterrupt(work);
   const results = []; // { round, target, scenario, rps, p50, p99, rssMb }
   const featureResults = []; // { round, feature, scenario, rps, p50, p99 }
   const ready = Object.fromEntries(TARGET_NAMES.map((name) => [name, []]));
