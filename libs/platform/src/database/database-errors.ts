@@ -18,10 +18,13 @@ const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EH
 /**
  * PostgreSQL SQLSTATEs of an unavailable server: connection exceptions (08),
  * insufficient resources (53), operator intervention (57: shutdown, cannot
- * connect now, statement timeout 57014), lock timeouts (55P03), and a
- * read-only transaction (25006: a standby, or default_transaction_read_only).
+ * connect now, statement timeout 57014), lock timeouts (55P03), a read-only
+ * transaction (25006: a standby, or default_transaction_read_only), and a
+ * transaction that still could not be serialized after its retries (40001,
+ * deadlock 40P01), and a sequence at its end (2200H: a table whose ids are
+ * used up is full, as SQLite says of it with SQLITE_FULL).
  */
-const POSTGRES_TRANSIENT = /^(08|53|57)|^55P03$|^25006$/;
+const POSTGRES_TRANSIENT = /^(08|53|57)|^55P03$|^25006$|^40001$|^40P01$|^2200H$/;
 
 function driverErrorOf(error: unknown): { code?: unknown; message?: unknown } | undefined {
   const cause = error instanceof QueryFailedError ? error.driverError : error;
@@ -46,6 +49,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error/i.test(
     message,
   );
+}
+
+/** PostgreSQL refused to commit a transaction that it could not serialize with others (or found deadlocked). */
+export function isSerializationFailure(error: unknown): boolean {
+  const code = driverErrorOf(error)?.code;
+  return code === '40001' || code === '40P01';
 }
 
 /**

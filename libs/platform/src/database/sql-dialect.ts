@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { WriteResult } from './write-result';
 
 /**
  * SQL written once, in PostgreSQL's spelling, for whichever database the
@@ -23,20 +24,18 @@ export class SqlDialect {
 
   /**
    * An `INSERT` whose result tells the new row's id (read it with
-   * {@link insertedId}): `RETURNING id` on PostgreSQL. Never on SQLite:
-   * node-sqlite3's `run()` calls back after the first step of a `RETURNING`
-   * statement, and the implicit transaction commits only when the statement is
-   * finalized later, so the caller would acknowledge a row not yet durable (a
-   * SIGKILL in between lost acknowledged rows in test/slow/crashes.e2e-spec.ts).
-   * There TypeORM reports the row id of a plain `INSERT`, after its commit.
+   * {@link insertedId}), as decimal text: exact over the whole int64 range,
+   * which a JavaScript number (node-sqlite3's `lastID`) is not past 2^53. On
+   * SQLite the writing connection runs a statement with `RETURNING` to its end
+   * before it answers (see guarded-sqlite3.ts), so the row is committed first
+   * (decision 0009's concern, and its change).
    */
   insertReturningId(text: string): string {
-    return this.postgres ? `${text} RETURNING id` : this.statement(text);
+    return `${this.statement(text)} RETURNING CAST(id AS TEXT) AS id`;
   }
 
-  /** The id of the row an {@link insertReturningId} statement created, as either driver reports it. */
-  insertedId(result: unknown): number {
-    const id = Array.isArray(result) ? (result[0] as { id: unknown }).id : result;
-    return Number(id);
+  /** The id of the row an {@link insertReturningId} statement created. */
+  insertedId(result: WriteResult): bigint {
+    return BigInt(result.rows[0].id as string);
   }
 }

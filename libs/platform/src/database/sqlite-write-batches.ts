@@ -1,13 +1,17 @@
+import type { Database } from 'sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { isDatabaseUnavailable } from './database-errors';
+import { writeResultOf, type WriteResult } from './write-result';
 
 /** A write waiting for its turn: one statement, or a transaction's work. */
 type Job =
-  | { statement: { sql: string; parameters: unknown[] }; settle: Settle }
-  | { work: (runner: QueryRunner) => Promise<unknown>; settle: Settle };
+  { statement: Statement; settle: Settle } | { work: (runner: QueryRunner) => Promise<unknown>; settle: Settle };
+
+type Statement = { sql: string; parameters: unknown[] };
 
 type Settle = (outcome: PromiseSettledResult<unknown>) => void;
 
-/** Most jobs in one batch: bounds what a failed transaction makes run again. */
+/** Most jobs in one batch: bounds how long a job waits behind the others of its batch. */
 const MAX_BATCH = 100;
 
 /**
@@ -18,16 +22,19 @@ const MAX_BATCH = 100;
  * transactions on connections of their own they fought for the write lock
  * through the busy timeout, and a mix of keyed and plain creates collapsed to
  * a few a second. Here the writes that arrive while a batch runs wait for the
- * next batch, and each batch is one `BEGIN IMMEDIATE ... COMMIT`: its
- * statements and transactions' work run side by side on the connection
- * (node-sqlite3 pipelines them), and one fsync makes all of them durable. No
- * job is answered before its batch has committed.
+ * next batch, and each batch is one `BEGIN IMMEDIATE ... COMMIT` whose one
+ * fsync makes all of it durable. No job is answered before its batch has
+ * committed.
  *
- * A single statement that fails inside a batch undoes only itself (SQLite
- * rolls back the statement, not the transaction). A transaction's work that
- * fails may have written half of what it meant to: the batch is then rolled
- * back and every job of it runs again alone, in order, so that each
- * transaction still commits or rolls back by itself.
+ * Inside a batch the jobs run one after another, in the order they came, so
+ * that the transactions are serializable: each sees the writes of the jobs
+ * before it and nothing of those after it. A transaction runs inside a
+ * savepoint of its own: if its work fails, the savepoint is rolled back and
+ * the others go on. A single statement that fails undoes only itself (SQLite
+ * rolls back the statement). No job's work runs twice. An error that may have
+ * made SQLite roll back the whole transaction (a full disk, an I/O error) ends
+ * the batch: every job of it fails with that error, and nothing of it is
+ * kept.
  */
 export class SqliteWriteBatches {
   private waiting: Job[] = [];
@@ -43,8 +50,8 @@ export class SqliteWriteBatches {
     private readonly inTransaction: <T>(runner: QueryRunner, work: () => Promise<T>) => Promise<T>,
   ) {}
 
-  write(sql: string, parameters: unknown[]): Promise<unknown> {
-    return this.enqueue((settle) => ({ statement: { sql, parameters }, settle }));
+  write(sql: string, parameters: unknown[]): Promise<WriteResult> {
+    return this.enqueue((settle) => ({ statement: { sql, parameters }, settle })) as Promise<WriteResult>;
   }
 
   transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -81,7 +88,7 @@ export class SqliteWriteBatches {
     await Promise.resolve();
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_BATCH);
-      await this.run(batch).catch((error: unknown) => settleAll(batch, { status: 'rejected', reason: error }));
+      await this.run(batch).catch((error: unknown) => settleAll(batch, rejected(error)));
     }
     this.running = undefined;
   }
@@ -90,34 +97,73 @@ export class SqliteWriteBatches {
     const runner = (await this.connection()).createQueryRunner();
     // A lone statement commits by itself: no transaction around it.
     if (batch.length === 1 && 'statement' in batch[0]) {
-      const { sql, parameters } = batch[0].statement;
-      return settleAll(batch, await settled(runner.query(sql, parameters)));
+      return settleAll(batch, await settled(statementOf(runner, batch[0])));
     }
     // IMMEDIATE: take the write lock at the start, not on the first write, so the batch cannot fail half-way on it.
     await runner.query('BEGIN IMMEDIATE');
     markTransaction(runner, true);
-    const outcomes = await Promise.all(
-      batch.map((job) =>
-        settled('statement' in job ? runner.query(job.statement.sql, job.statement.parameters) : job.work(runner)),
-      ),
-    );
-    const failedTransaction = batch.some((job, index) => 'work' in job && outcomes[index].status === 'rejected');
-    markTransaction(runner, false);
-    if (failedTransaction) {
-      await runner.query('ROLLBACK');
-      if (batch.length === 1) return settleAll(batch, outcomes[0]);
-      for (const job of batch) await this.run([job]).catch((error: unknown) => settleAll([job], rejected(error)));
-      return;
+    let outcomes: PromiseSettledResult<unknown>[];
+    try {
+      outcomes = await runOneAfterAnother(runner, batch);
+    } catch (error) {
+      markTransaction(runner, false);
+      await runner.query('ROLLBACK').catch(() => undefined);
+      return settleAll(batch, rejected(error));
     }
+    markTransaction(runner, false);
     const commit = await settled(runner.query('COMMIT'));
     if (commit.status === 'rejected') {
       await runner.query('ROLLBACK').catch(() => undefined);
-      // The statement that made the commit fail (a full disk, say) says more than the commit's own error.
-      const cause = outcomes.find((outcome) => outcome.status === 'rejected') ?? commit;
-      return settleAll(batch, cause);
+      return settleAll(batch, commit);
     }
     batch.forEach((job, index) => job.settle(outcomes[index]));
   }
+}
+
+/**
+ * Each job of a batch in turn, a transaction inside a savepoint: their
+ * outcomes, or a throw when the batch as a whole can no longer commit.
+ */
+async function runOneAfterAnother(runner: QueryRunner, batch: Job[]): Promise<PromiseSettledResult<unknown>[]> {
+  const outcomes: PromiseSettledResult<unknown>[] = [];
+  for (const job of batch) {
+    const outcome = 'statement' in job ? await settled(statementOf(runner, job)) : await inSavepoint(runner, job.work);
+    // SQLite may have rolled back the whole transaction itself; later statements would commit on their own.
+    if (outcome.status === 'rejected' && isDatabaseUnavailable(outcome.reason)) throw outcome.reason;
+    outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+async function statementOf(runner: QueryRunner, job: { statement: Statement }): Promise<WriteResult> {
+  return writeResultOf(await runner.query(job.statement.sql, job.statement.parameters, true));
+}
+
+/**
+ * A transaction's work, undone alone if it fails. The savepoint is never
+ * released: `ROLLBACK TO` rolls back to the newest savepoint of its name, and
+ * the batch's COMMIT releases them all, so one statement per job is saved.
+ */
+async function inSavepoint(
+  runner: QueryRunner,
+  work: (runner: QueryRunner) => Promise<unknown>,
+): Promise<PromiseSettledResult<unknown>> {
+  await control(runner, 'SAVEPOINT job');
+  const outcome = await settled(work(runner));
+  if (outcome.status === 'rejected' && !isDatabaseUnavailable(outcome.reason)) {
+    await control(runner, 'ROLLBACK TO job');
+  }
+  return outcome;
+}
+
+/**
+ * A statement that only steers the transaction, straight to the driver: one
+ * trip through libuv's pool (`exec`), where TypeORM's query() prepares, runs
+ * and finalizes it in two, and adds its own steps.
+ */
+async function control(runner: QueryRunner, sql: string): Promise<void> {
+  const connection = (await runner.connect()) as Database;
+  await new Promise<void>((resolve, reject) => connection.exec(sql, (error) => (error ? reject(error) : resolve())));
 }
 
 /**

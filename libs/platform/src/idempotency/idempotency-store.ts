@@ -45,7 +45,7 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
   /** Keys being processed in this process (SQLite has one process; PostgreSQL adds an advisory lock per key). */
   private readonly inFlight = new Set<string>();
   private purger?: NodeJS.Timeout;
-  private readonly sql: { find: string; save: string; purge: string };
+  private readonly sql: { find: string; save: string; purge: string; dropShadowed: string; rename: string };
 
   constructor(
     private readonly db: SqlClient,
@@ -56,12 +56,19 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
       find: dialect.statement(
         'SELECT fingerprint, status, location, body FROM platform_idempotency_keys WHERE principal = $1 AND idempotency_key = $2 AND created_at >= $3',
       ),
+      // Overwrites only an expired record: a live one means that another instance recorded this key meanwhile.
       save: dialect.statement(
         'INSERT INTO platform_idempotency_keys (principal, idempotency_key, fingerprint, status, location, body, created_at) ' +
           'VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (principal, idempotency_key) DO UPDATE SET ' +
-          'fingerprint = excluded.fingerprint, status = excluded.status, location = excluded.location, body = excluded.body, created_at = excluded.created_at',
+          'fingerprint = excluded.fingerprint, status = excluded.status, location = excluded.location, body = excluded.body, created_at = excluded.created_at ' +
+          'WHERE platform_idempotency_keys.created_at < $8',
       ),
       purge: dialect.statement('DELETE FROM platform_idempotency_keys WHERE created_at < $1'),
+      dropShadowed: dialect.statement(
+        'DELETE FROM platform_idempotency_keys WHERE principal = $1 AND idempotency_key IN ' +
+          '(SELECT idempotency_key FROM platform_idempotency_keys WHERE principal = $2)',
+      ),
+      rename: dialect.statement('UPDATE platform_idempotency_keys SET principal = $2 WHERE principal = $1'),
     };
   }
 
@@ -79,41 +86,76 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
     const flight = `${scope.principal}\n${scope.key}`;
     if (this.inFlight.has(flight)) this.refuseInUse(reply);
     // Marked before the look-up: a request of this process with the same key either recorded its answer
-    // before this look-up or is still marked, so on SQLite (one process) nothing can record it meanwhile.
+    // before this look-up or is still marked.
     this.inFlight.add(flight);
     try {
       const recorded = await this.find(scope);
       if (recorded) return this.replay(recorded, scope, reply);
-      return await this.db.transaction(async () => {
-        if (this.db.isPostgres) {
-          // Another instance may be processing the same key, or have recorded it since the look-up.
-          const [lock] = await this.db.read<{ locked: boolean }>(
-            'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-            [flight],
-          );
-          if (!lock.locked) this.refuseInUse(reply);
-          const meanwhile = await this.find(scope);
-          if (meanwhile) return this.replay(meanwhile, scope, reply);
-        }
-        // The route's own serializer (its response schema, as @Responds set it up): the answer recorded and
-        // replayed is byte for byte the one a request without a key gets.
-        const body = String(reply.serialize(await handle()));
-        const location = reply.getHeader('location');
-        await this.db.write(this.sql.save, [
-          scope.principal,
-          scope.key,
-          scope.fingerprint,
-          reply.statusCode,
-          typeof location === 'string' ? location : null,
-          body,
-          Date.now(),
-        ]);
-        reply.type('application/json; charset=utf-8');
-        return body;
-      });
+      return await this.db.transaction(() => this.handleAndRecord(scope, flight, reply, handle));
+    } catch (error) {
+      if (!(error instanceof RecordedMeanwhile)) throw error;
+      // The handler's work was rolled back with the transaction: the other instance's answer is the one.
+      return this.replay(error.recorded, scope, reply);
     } finally {
       this.inFlight.delete(flight);
     }
+  }
+
+  /**
+   * Inside the transaction: the handler, then the record of its answer. No
+   * read of the records here: on PostgreSQL (SERIALIZABLE) reads of one
+   * small index by concurrent keyed creates made most of them fail to
+   * serialize. Another instance that recorded the key since the look-up shows
+   * instead in the record's write, which then changes no row.
+   */
+  private async handleAndRecord(
+    scope: IdempotencyScope,
+    flight: string,
+    reply: FastifyReply,
+    handle: () => Promise<unknown>,
+  ): Promise<string> {
+    if (this.db.isPostgres) {
+      // Another instance may be processing the same key now.
+      const [lock] = await this.db.read<{ locked: boolean }>(
+        'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+        [flight],
+      );
+      if (!lock.locked) this.refuseInUse(reply);
+    }
+    // The route's own serializer (its response schema, as @Responds set it up): the answer recorded and
+    // replayed is byte for byte the one a request without a key gets.
+    const body = String(reply.serialize(await handle()));
+    const location = reply.getHeader('location');
+    const now = Date.now();
+    const saved = await this.db.write(this.sql.save, [
+      scope.principal,
+      scope.key,
+      scope.fingerprint,
+      reply.statusCode,
+      typeof location === 'string' ? location : null,
+      body,
+      now,
+      now - this.ttlMs,
+    ]);
+    if (saved.changed === 0) {
+      // Committed by another instance (or process on the same SQLite file) before this transaction began.
+      const recorded = await this.find(scope);
+      throw recorded ? new RecordedMeanwhile(recorded) : new Error('no live record, yet the record changed no row');
+    }
+    reply.type('application/json; charset=utf-8');
+    return body;
+  }
+
+  /**
+   * Moves the records of a caller known until now as `from` to its name `to`,
+   * so that a retry keeps its answer across a release that renamed callers
+   * (where the same key has a record under both, the one under `to` is newer).
+   */
+  async renamePrincipal(from: string, to: string): Promise<void> {
+    await this.db.transaction(async () => {
+      await this.db.write(this.sql.dropShadowed, [from, to]);
+      await this.db.write(this.sql.rename, [from, to]);
+    });
   }
 
   /** Deletes the records older than IDEMPOTENCY_TTL_HOURS. */
@@ -147,7 +189,9 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
       );
     }
     reply.status(Number(recorded.status));
+    // A handler whose work was rolled back may have set its own.
     if (recorded.location !== null) reply.header('location', recorded.location);
+    else reply.removeHeader('location');
     reply.header('idempotent-replayed', 'true');
     reply.type('application/json; charset=utf-8');
     return recorded.body;
@@ -163,6 +207,13 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
+/** Rolls back a transaction whose key another instance recorded first, carrying that record to replay. */
+class RecordedMeanwhile extends Error {
+  constructor(readonly recorded: Recorded) {
+    super('the Idempotency-Key was recorded by another instance meanwhile');
+  }
+}
+
 /** JSON with every object's keys in order, so that the same content always has the same fingerprint. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -172,5 +223,7 @@ function canonicalJson(value: unknown): string {
       .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(',')}}`;
   }
+  // An integer past 2^53 arrives as a bigint (pipeline/json-body.ts): its digits, as JSON writes a number.
+  if (typeof value === 'bigint') return value.toString();
   return JSON.stringify(value) ?? 'null';
 }

@@ -1,0 +1,126 @@
+import { databaseSettingsOf, openDatabase, type SqlClient } from '@app/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../apps/petstore/src/features';
+import { DATABASE_KINDS, type TestDatabase } from './support/databases';
+
+/**
+ * The promise SqlClient.transaction() makes a module author, on every database
+ * kind (docs/extending.md, "Transactions"): transactions are serializable, each
+ * is all or nothing, and its work is not run again behind its author's back.
+ * The transactions below start in the same tick, as the requests of one busy
+ * moment do, so that on SQLite they share one group-commit batch.
+ */
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `SqlClient.transaction(), on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let database: TestDatabase;
+      let db: { sql: SqlClient; close(): Promise<void> };
+      beforeAll(async () => {
+        database = await kind.create();
+        db = await openDatabase(databaseSettingsOf({ DATABASE_URL: database.url }), FEATURES);
+      });
+      afterAll(async () => {
+        await db?.close();
+        await database?.drop();
+      });
+
+      const statement = (text: string) => db.sql.dialect.statement(text);
+      const addPet = async (name: string, status: string) => {
+        await db.sql.write(statement('INSERT INTO pets (name, category_id, status) VALUES ($1, 1, $2)'), [
+          name,
+          status,
+        ]);
+        const [row] = await db.sql.read<{ id: number | string }>(statement('SELECT id FROM pets WHERE name = $1'), [
+          name,
+        ]);
+        return Number(row.id);
+      };
+      const statusOf = async (id: number) =>
+        (await db.sql.read<{ status: string }>(statement('SELECT status FROM pets WHERE id = $1'), [id]))[0].status;
+      const namesLike = async (pattern: string) =>
+        (
+          await db.sql.read<{ name: string }>(statement('SELECT name FROM pets WHERE name LIKE $1 ORDER BY name'), [
+            pattern,
+          ])
+        ).map((row) => row.name);
+
+      it('lets exactly one of eight same-tick read-then-write transactions on one row win', async () => {
+        const id = await addPet('Contested', 'available');
+        // Reads the row, then writes unconditionally depending on what it read: only isolation keeps two from both
+        // seeing `available`.
+        const reserve = () =>
+          db.sql.transaction(async () => {
+            if ((await statusOf(id)) !== 'available') return 'taken';
+            await db.sql.write(statement(`UPDATE pets SET status = 'pending' WHERE id = $1`), [id]);
+            return 'reserved';
+          });
+        const outcomes = await Promise.all(Array.from({ length: 8 }, reserve));
+        expect([...outcomes].sort()).toEqual(['reserved', ...Array<string>(7).fill('taken')]);
+        expect(await statusOf(id)).toBe('pending');
+      });
+
+      it('tells the one of eight same-tick conditional writes that won by the rows it changed', async () => {
+        const id = await addPet('Compared', 'available');
+        const reserve = () =>
+          db.sql.write(statement(`UPDATE pets SET status = 'pending' WHERE id = $1 AND status = 'available'`), [id]);
+        const changed = (await Promise.all(Array.from({ length: 8 }, reserve))).map((result) => result.changed);
+        expect([...changed].sort()).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
+        expect(await statusOf(id)).toBe('pending');
+      });
+
+      it('keeps a transaction that fails from undoing or re-running the others begun with it', async () => {
+        const runs = new Map<string, number>();
+        const transaction = (name: string, then?: () => Promise<unknown>) =>
+          db.sql.transaction(async () => {
+            runs.set(name, (runs.get(name) ?? 0) + 1);
+            await db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), [name]);
+            return then ? then() : name;
+          });
+        const outcomes = await Promise.allSettled([
+          transaction('batch-a'),
+          transaction('batch-b', () => Promise.reject(new Error('refused after its write'))),
+          db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['batch-c']),
+          // Begun after the failed one: must not see its row, which was never committed.
+          transaction('batch-d', () => namesLike('batch-b')),
+        ]);
+        expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+        expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('refused after its write'));
+        expect((outcomes[3] as PromiseFulfilledResult<unknown>).value).toEqual([]);
+        expect(Object.fromEntries(runs)).toEqual({ 'batch-a': 1, 'batch-b': 1, 'batch-d': 1 });
+        expect(await namesLike('batch-%')).toEqual(['batch-a', 'batch-c', 'batch-d']);
+      });
+
+      it('joins a transaction begun further up the call chain: one commit, or nothing of either write', async () => {
+        const outer = (name: string, fail: boolean) =>
+          db.sql.transaction(async () => {
+            await db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), [`${name}-outer`]);
+            // Another module's repository opening "its own" transaction joins this one.
+            await db.sql.transaction(() =>
+              db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), [`${name}-inner`]),
+            );
+            if (fail) throw new Error('refused');
+          });
+        await outer('joined-kept', false);
+        await expect(outer('joined-undone', true)).rejects.toThrow('refused');
+        expect(await namesLike('joined-%')).toEqual(['joined-kept-inner', 'joined-kept-outer']);
+      });
+
+      // PostgreSQL alone may refuse to commit a transaction that it cannot serialize with those beside it.
+      if (kind.name === 'postgres') {
+        it('runs work refused as not serializable again, five times in all, then gives up with the error', async () => {
+          let runs = 0;
+          const refused = db.sql.transaction(async () => {
+            runs++;
+            await db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['never-serialized']);
+            // What PostgreSQL raises then.
+            await db.sql.read(`DO $$ BEGIN RAISE EXCEPTION 'clash' USING ERRCODE = '40001'; END $$`);
+          });
+          await expect(refused).rejects.toMatchObject({ driverError: { code: '40001' } });
+          expect(runs).toBe(5);
+          expect(await namesLike('never-serialized')).toEqual([]);
+        });
+      }
+    },
+  );
+}
