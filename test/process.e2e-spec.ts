@@ -20,6 +20,11 @@ describe('the service process', () => {
         { DATABASE_URL: 'sqlite:/etc/hostname/pets.sqlite' },
         'DATABASE_URL points into a folder that cannot be created or written: /etc/hostname',
       ],
+      // A module's own setting (the auth module's), checked before anything starts too; the entry never echoed.
+      [
+        { API_KEYS: `ci:${TEST_API_KEY},short:secret` },
+        'API_KEYS entry 2 must be a key of at least 16 letters, digits and - . _ ~ + / (= only at its end), or name:key',
+      ],
     ])('stops at once for %j, naming the variable', async (extra, message) => {
       const { output, exited } = runService({ ...env(), PORT: '0', ...extra });
       expect(await exited).toBe(1);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Module } from '@nestjs/common';
-import { loadConfig, openDatabase, schemaOf, type Feature } from '@app/platform';
+import { defineFeature, loadConfig, openDatabase, schemaOf, type Feature } from '@app/platform';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
@@ -166,13 +166,11 @@ class FailsHalfway9999999999999 implements MigrationInterface {
 }
 @Module({})
 class FailingModule {}
-const FAILING: Feature = {
+const FAILING: Feature = defineFeature({
   name: 'failing',
   module: FailingModule,
-  entities: [],
   migrations: [FailsHalfway9999999999999],
-  errorCodes: [],
-};
+});
 
 /** Everything a database holds that a migration could change: its tables, columns, indexes, constraints and rows. */
 async function contentsOf(url: string): Promise<unknown> {

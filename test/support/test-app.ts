@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
@@ -37,7 +38,8 @@ export async function startTestApp(
   const database = await (options.kind ?? sqlite).create();
   const config = loadConfig({
     NODE_ENV: 'test',
-    API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
+    // One named key, one known by its place: API_KEYS's two forms.
+    API_KEYS: `e2e:${TEST_API_KEY},${OTHER_API_KEY}`,
     DATABASE_URL: database.url,
     PORT: '0',
     LOG_LEVEL: 'silent',
@@ -70,6 +72,12 @@ export async function startTestApp(
       }
     },
   };
+}
+
+/** A key's SHA-256 in the encodings a label could take: none may show in a log line or a metric. */
+export function digestsOf(key: string): string[] {
+  const digest = createHash('sha256').update(key).digest();
+  return [digest.toString('hex'), digest.toString('base64'), digest.toString('base64url')];
 }
 
 /** The Error body the contract prescribes. */

@@ -4,11 +4,12 @@ import { API_PREFIX, AppConfig, DatabaseModule, PlatformModule, type Feature } f
 import { FEATURES } from './features';
 import { SERVICE_INFO } from './service-info';
 
-/** The composition root: the platform, the database, and the features of the registry. No logic lives here. */
+/** The composition root: the features' settings checked, then the platform, the database and the features. */
 @Module({})
 export class AppModule {
   /** `features` is the registry's list; tests may add a feature of their own. */
   static register(config: AppConfig, features: readonly Feature[] = FEATURES): DynamicModule {
+    for (const feature of features) feature.checkSettings(config);
     const modules = features.map((feature) => feature.module);
     return {
       module: AppModule,

@@ -15,9 +15,6 @@ async function bootstrap(): Promise<void> {
   const app = await createHttpApplication(AppModule.register(config), config);
   const logger = new Logger('Bootstrap');
   installGracefulShutdown(app, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
-  if (config.generatedApiKey) {
-    logger.warn(`API_KEYS is not set: this run accepts the generated development key ${config.generatedApiKey}`);
-  }
   await app.listen(config.port, config.host);
   // The bound address, not the configured one: PORT=0 picks a free port.
   logger.log(`${SERVICE_INFO.title} listening on ${await app.getUrl()} (public base ${publicBaseUrlOf(app, config)})`);

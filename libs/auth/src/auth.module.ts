@@ -1,14 +1,29 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness } from '@app/platform';
+import { APP_LOGGER, AppConfig, Authenticator, ConfigError, IdempotencyStore, Readiness } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';
-import { ConfiguredApiKeys } from './application/configured-api-keys';
+import { ConfiguredApiKeys, type ConfiguredKey } from './application/configured-api-keys';
+import { configuredKeysOf } from './config/api-keys.setting';
 import { StoredApiKeys } from './application/stored-api-keys';
 import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
 import { BearerAuthenticator } from './http/bearer-authenticator';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
+
+/**
+ * The keys of `API_KEYS`; outside production, without any, one generated key,
+ * printed once (the only key that ever reaches the log). Production takes no
+ * generated key: it serves the keys of the database, and stops the startup if
+ * there are none (AuthModule.onModuleInit).
+ */
+function configuredKeys(config: AppConfig, logger: Logger): ConfiguredKey[] {
+  if (config.apiKeys.length > 0 || config.nodeEnv === 'production') return configuredKeysOf(config.apiKeys);
+  const key = randomBytes(24).toString('base64url');
+  logger.warn({ context: 'Bootstrap' }, `API_KEYS is not set: this run accepts the generated development key ${key}`);
+  return [{ name: 'development', key }];
+}
 
 /**
  * Bearer API-key authentication for every route not marked `@Public()`, with
@@ -30,10 +45,14 @@ import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.reposi
         ),
     },
     {
+      provide: ConfiguredApiKeys,
+      inject: [AppConfig, APP_LOGGER],
+      useFactory: (config: AppConfig, logger: Logger) => new ConfiguredApiKeys(configuredKeys(config, logger)),
+    },
+    {
       provide: ApiKeyVerifier,
-      inject: [StoredApiKeys, AppConfig],
-      useFactory: (stored: StoredApiKeys, config: AppConfig) =>
-        new AcceptedApiKeys(stored, new ConfiguredApiKeys(config.apiKeys)),
+      inject: [StoredApiKeys, ConfiguredApiKeys],
+      useFactory: (stored: StoredApiKeys, configured: ConfiguredApiKeys) => new AcceptedApiKeys(stored, configured),
     },
     AuthFailureLimit,
     // The request pipeline's authentication step.
@@ -46,6 +65,8 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly stored: StoredApiKeys,
+    private readonly configured: ConfiguredApiKeys,
+    private readonly idempotency: IdempotencyStore,
     private readonly config: AppConfig,
     @Inject(APP_LOGGER) private readonly logger: Logger,
     readiness: Readiness,
@@ -60,8 +81,9 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
    * without API_KEYS, before `npm run keys -- create`).
    */
   async onModuleInit(): Promise<void> {
+    await this.configured.adoptIdempotencyRecords(this.idempotency);
     await this.stored.refresh();
-    if (this.config.apiKeys.length === 0 && this.stored.size === 0) {
+    if (this.configured.size === 0 && this.stored.size === 0) {
       throw new ConfigError(
         'API_KEYS',
         'must be set in production while the database holds no API key (or create one: npm run keys -- create --name <name>)',

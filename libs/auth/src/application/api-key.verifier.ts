@@ -1,8 +1,9 @@
 /** Who called: never the key itself. */
 export interface Caller {
   /**
-   * The caller as logs and metrics show it: a stored key's name, or, for a key
-   * of `API_KEYS`, the first 12 hex digits of the key's SHA-256.
+   * The caller as logs and metrics show it, and what scopes its
+   * Idempotency-Keys and rate limit: a stored key's name, or a key of
+   * `API_KEYS` by its name (`name:key`) or place (`API_KEYS#2`).
    */
   readonly principal: string;
 }

@@ -20,19 +20,18 @@ export interface ApiKey {
 
 /** Letters, digits, `.`, `_` and `-`, starting with a letter or a digit: safe in a log line, a metric label and a shell. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-/** What a key fingerprint looks like in logs and metrics (see ConfiguredApiKeys). */
-const FINGERPRINT = /^[0-9a-f]{12}$/;
+
+/** Whether `raw` can name a key (a stored one, or one of `API_KEYS` as `name:key`). */
+export function isApiKeyName(raw: string): boolean {
+  return NAME.test(raw);
+}
 
 /** `raw` if it can name a key; otherwise an {@link InvalidApiKeyNameError} saying why. */
 export function apiKeyName(raw: string): string {
-  if (!NAME.test(raw)) {
+  if (!isApiKeyName(raw)) {
     throw new InvalidApiKeyNameError(
       `"${raw}" cannot name a key: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or a digit`,
     );
-  }
-  if (FINGERPRINT.test(raw)) {
-    // Logs and metrics show API_KEYS keys by such a fingerprint: a name must not pass for one.
-    throw new InvalidApiKeyNameError(`"${raw}" cannot name a key: it looks like a key fingerprint`);
   }
   return raw;
 }

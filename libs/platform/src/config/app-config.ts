@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { API_PREFIX } from '../http/api-prefix';
 import { ConfigError } from './config.error';
@@ -10,9 +9,6 @@ export type NodeEnv = (typeof NODE_ENVS)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** Shortest API key accepted: shorter ones are guessable. */
-export const MIN_API_KEY_LENGTH = 16;
 
 const ON_OFF = ['on', 'off'] as const;
 
@@ -27,6 +23,8 @@ export class AppConfig {
   readonly nodeEnv: NodeEnv;
   readonly host: string;
   readonly port: number;
+  /** Where `/health/*` and `/metrics` are served instead of the API's port, when MANAGEMENT_PORT is set. */
+  readonly management?: { readonly host: string; readonly port: number };
   /**
    * This deployment's public base address, ending in `/v1`; when unset, the
    * document's server is the relative `/v1` and the startup line prints the
@@ -36,10 +34,8 @@ export class AppConfig {
   readonly database: DatabaseLocation;
   /** How long a query may wait for a lock or a connection before the request is answered 503. */
   readonly databaseTimeoutMs: number;
-  /** Keys accepted as bearer credentials besides those of the database (none in production without API_KEYS). */
+  /** The entries of `API_KEYS`, as given: the auth module reads and checks them. */
   readonly apiKeys: readonly string[];
-  /** Set when no `API_KEYS` were given outside production: the one key then accepted. */
-  readonly generatedApiKey?: string;
   readonly logLevel: LogLevel;
   readonly shutdownGraceMs: number;
   /** How long a shutdown keeps serving (readiness 503) before it stops accepting connections. */
@@ -80,11 +76,7 @@ export class AppConfig {
     const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
     const port = integer(env, 'PORT', 3000, 0, 65535);
     const host = nonEmpty(env, 'HOST', '127.0.0.1');
-    const configuredKeys = apiKeys(env);
-    // Production takes no generated key: without API_KEYS it serves the keys of the database, and the auth
-    // module stops the startup if there are none.
-    const generatedApiKey =
-      configuredKeys.length === 0 && nodeEnv !== 'production' ? randomBytes(24).toString('base64url') : undefined;
+    const management = managementListener(env, host, port);
     const publicBase = baseUrl(env, 'PUBLIC_BASE_URL');
     const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 600_000);
     const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 600_000);
@@ -120,14 +112,14 @@ export class AppConfig {
       nodeEnv,
       host,
       port,
+      management,
       publicBaseUrl: publicBase,
       servers: {
         production: baseUrl(env, 'PRODUCTION_BASE_URL') ?? publicBase,
         staging: baseUrl(env, 'STAGING_BASE_URL'),
       },
       ...databaseSettingsOf(env),
-      apiKeys: generatedApiKey ? [generatedApiKey] : configuredKeys,
-      generatedApiKey,
+      apiKeys: listOf(env, 'API_KEYS'),
       logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
       shutdownGraceMs,
       shutdownDelayMs,
@@ -177,21 +169,26 @@ function integer(env: Environment, name: string, fallback: number, min: number, 
   return parsed;
 }
 
-function apiKeys(env: Environment): string[] {
-  const keys = (env.API_KEYS ?? '')
+/** A comma-separated list, its entries trimmed, the empty ones dropped. */
+function listOf(env: Environment, name: string): string[] {
+  return (raw(env, name) ?? '')
     .split(',')
-    .map((key) => key.trim())
-    .filter((key) => key !== '');
-  keys.forEach((key, index) => {
-    // The key itself is never echoed: it may be a real secret with a typo.
-    if (key.length < MIN_API_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-      throw new ConfigError(
-        'API_KEYS',
-        `entry ${index + 1} must be at least ${MIN_API_KEY_LENGTH} printable characters without spaces`,
-      );
-    }
-  });
-  return keys;
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** MANAGEMENT_PORT and MANAGEMENT_HOST (which defaults to HOST): unset, health and metrics stay on the API's port. */
+function managementListener(env: Environment, host: string, port: number): AppConfig['management'] {
+  const managementHost = raw(env, 'MANAGEMENT_HOST');
+  if (raw(env, 'MANAGEMENT_PORT') === undefined) {
+    if (managementHost !== undefined) throw new ConfigError('MANAGEMENT_HOST', 'needs MANAGEMENT_PORT');
+    return undefined;
+  }
+  const managementPort = integer(env, 'MANAGEMENT_PORT', 0, 0, 65535);
+  if (managementPort === port && port !== 0) {
+    throw new ConfigError('MANAGEMENT_PORT', `must differ from PORT (both ${port})`);
+  }
+  return { host: managementHost ?? host, port: managementPort };
 }
 
 function baseUrl(env: Environment, name: string): string | undefined {
@@ -238,10 +235,7 @@ function maxConnections(env: Environment, fileLimit: number | undefined): number
 }
 
 function corsOrigins(env: Environment): string[] {
-  const origins = (raw(env, 'CORS_ORIGINS') ?? '')
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter((origin) => origin !== '');
+  const origins = listOf(env, 'CORS_ORIGINS');
   if (origins.includes('*')) {
     if (origins.length > 1) throw new ConfigError('CORS_ORIGINS', 'must be * alone or a list of origins');
     return origins;

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
 
 /**
  * What a feature module brings to the service: its Nest module, its tables
@@ -18,6 +19,11 @@ export interface Feature {
   readonly migrations: readonly Type[];
   /** Every `code` its errors carry, so the error catalogue can be checked. */
   readonly errorCodes: readonly string[];
+  /**
+   * Checks the module's own settings before anything starts (no database
+   * opened, no line logged): throws a ConfigError naming the variable.
+   */
+  readonly checkSettings: (config: AppConfig) => void;
 }
 
 export function defineFeature(feature: {
@@ -26,6 +32,7 @@ export function defineFeature(feature: {
   entities?: readonly Type[];
   migrations?: readonly Type[];
   errorCodes?: Readonly<Record<string, string>>;
+  checkSettings?: (config: AppConfig) => void;
 }): Feature {
   return Object.freeze({
     name: feature.name,
@@ -33,5 +40,6 @@ export function defineFeature(feature: {
     entities: feature.entities ?? [],
     migrations: feature.migrations ?? [],
     errorCodes: Object.values(feature.errorCodes ?? {}),
+    checkSettings: feature.checkSettings ?? (() => undefined),
   });
 }
