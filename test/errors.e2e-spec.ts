@@ -48,6 +48,26 @@ describe('errors outside the operations', () => {
     expect(response.body).toEqual(errorBody(404, 'route_not_found', message));
   });
 
+  // A trailing slash is part of no route: never getPet with an empty id, which would ask for a key and carry
+  // getPet's deprecation headers.
+  it.each([
+    ['GET', '/v1/pets/'],
+    ['GET', '/v1/pets/?limit=1'],
+    ['POST', '/v1/pets/'],
+    ['DELETE', '/v1/pets/'],
+    ['GET', '/v1/pets/1/'],
+    ['GET', '/health/live/'],
+    ['GET', '/v1/openapi.json/'],
+  ])("answers %s %s 404 route_not_found without a key, with no operation's headers", async (method, url) => {
+    const response = await t.http()[method.toLowerCase() as 'get' | 'post' | 'delete'](url);
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
+    for (const header of ['www-authenticate', 'deprecation', 'sunset', 'link', 'allow']) {
+      expect(response.headers).not.toHaveProperty(header);
+    }
+    expect(response.body).toEqual(errorBody(404, 'route_not_found', `no route for ${method} ${url.split('?')[0]}`));
+  });
+
   it.each([
     ['delete', '/v1/pets', 'GET, HEAD, POST'],
     ['put', '/v1/pets', 'GET, HEAD, POST'],

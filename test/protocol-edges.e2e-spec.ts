@@ -127,6 +127,31 @@ describe('protocol edges', () => {
       client.socket.destroy();
     });
 
+    it('keeps the connection open after refusing a request that had no body: the next one follows on it', async () => {
+      const requests = [
+        'GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n',
+        `DELETE /v1/pets HTTP/1.1\r\nHost: x\r\n${KEY}\r\n`,
+        'GET /v1/pets/ HTTP/1.1\r\nHost: x\r\n\r\n',
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: text/plain\r\nContent-Length: 0\r\n\r\n`,
+        `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\n${KEY}\r\n`,
+      ];
+      const client = await open(port);
+      for (const [index, request] of requests.entries()) {
+        client.socket.write(request);
+        await waitFor(() => parseResponses(client.received()).length === index + 1, `answer ${index + 1}`);
+      }
+      const responses = parseResponses(client.received());
+      expect(responses.map((response) => [response.status, response.headers.connection])).toEqual([
+        [404, 'keep-alive'],
+        [405, 'keep-alive'],
+        [404, 'keep-alive'],
+        [415, 'keep-alive'],
+        [200, 'keep-alive'],
+      ]);
+      expect(client.socket.destroyed).toBe(false);
+      client.socket.destroy();
+    });
+
     it('counts every one of these answers in the metrics, once each', async () => {
       const metrics = (await t.http().get('/metrics')).text;
       // The answers of the tests above: five malformed requests, two oversized, one slow, one expectation, one CONNECT.
@@ -314,10 +339,10 @@ describe('protocol edges', () => {
       expect(document.servers).toEqual([{ url: '/v1', description: 'This instance' }]);
     });
 
-    it('sends /docs/ to /docs, where the page finds its assets', async () => {
+    it('answers /docs/ as every path with a trailing slash, 404; the page is /docs', async () => {
       const response = await t.http().get('/docs/');
-      expect(response.status).toBe(301);
-      expect(response.headers.location).toBe('/docs');
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual(errorBody(404, 'route_not_found', 'no route for GET /docs/'));
       const page = await t.http().get('/docs');
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toBe('text/html');

@@ -13,7 +13,7 @@ import {
   setNextPageLink,
 } from '@app/platform';
 import type { FastifyReply } from 'fastify';
-import { PetsService } from '../application/pets.service';
+import { MAX_PAGE_SIZE, PetsService } from '../application/pets.service';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { ListPetsQuery } from './dto/list-pets.query';
@@ -32,6 +32,7 @@ export class PetsController {
   })
   @Responds(200, PetResponse, {
     isArray: true,
+    maxItems: MAX_PAGE_SIZE,
     description: 'A page of pets.',
     headers: {
       Link: {
@@ -52,7 +53,12 @@ export class PetsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createPet', summary: 'Add a pet' })
+  @ApiOperation({
+    operationId: 'createPet',
+    summary: 'Add a pet',
+    description:
+      'Adds a pet; the service assigns its `id` and answers with the pet and its `Location`. With an `Idempotency-Key`, a retry of the same request gets the first answer again (`Idempotent-Replayed: true`) and adds nothing.',
+  })
   @Responds(201, PetResponse, {
     description: 'The pet, with the id it was given.',
     headers: {

@@ -4,8 +4,7 @@ import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
-import { NotRateLimited } from '../http/not-rate-limited.decorator';
-import { Public } from '../http/public.decorator';
+import { ForMonitors } from '../http/management.decorator';
 import { Drain } from '../lifecycle/drain.service';
 import { DatabaseHealthIndicator } from './database.health';
 import { Readiness } from './readiness';
@@ -29,16 +28,14 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @Public()
-  @NotRateLimited()
+  @ForMonitors()
   @Header('cache-control', 'no-store')
   live(): { status: 'ok'; version: string } {
     return { status: 'ok', version: this.service.release };
   }
 
   @Get('ready')
-  @Public()
-  @NotRateLimited()
+  @ForMonitors()
   // terminus' @HealthCheck() sets Cache-Control itself.
   @HealthCheck()
   async ready(): Promise<HealthCheckResult & { version: string }> {

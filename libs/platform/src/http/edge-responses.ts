@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { ErrorBody } from '../errors/error-body';
 import { PLATFORM_ERROR_CODES as CODES } from '../errors/error-catalogue';
+import { RefusalLog } from '../logging/refusal-log';
 import { requestIdOf } from '../pipeline/request-id';
 
 /** Records an answer given outside the routes, for the metrics. */
@@ -124,6 +125,7 @@ export class EdgeResponses {
     reason?: string,
   ) {
     this.count(method, body.status);
+    if (!this.logger.isLevelEnabled('info') || !RefusalLog.of(this.logger).admits(body.status)) return;
     const path = url === undefined ? undefined : url.split('?')[0];
     this.logger.info(
       {

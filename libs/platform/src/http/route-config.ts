@@ -11,6 +11,8 @@ export interface RouteSettings {
   public?: boolean;
   /** Not counted against any rate limit. */
   notRateLimited?: boolean;
+  /** Served on the management port when MANAGEMENT_PORT is set, and only there (health checks, metrics). */
+  management?: boolean;
   deprecation?: DeprecatedRoute;
 }
 

@@ -49,7 +49,7 @@ export class MetricsService {
     }).set({ version: service.release }, 1);
     this.deprecatedCalls = new Counter({
       name: `${service.id}_deprecated_operation_calls_total`,
-      help: 'Calls to deprecated operations, by operation, sunset date and caller (API key name or fingerprint, or "anonymous").',
+      help: 'Calls to deprecated operations, by operation, sunset date and caller (the name of the API key, API_KEYS#n for an unnamed key of API_KEYS, or "anonymous").',
       labelNames: ['operation', 'sunset', 'caller'] as const,
       registers: [this.registry],
     });

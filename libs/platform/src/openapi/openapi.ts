@@ -6,6 +6,7 @@ import type { ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../http/api-prefix';
+import { INT64_MAX, INT64_MIN } from '../http/integer-id.pipe';
 import { pathOf } from '../pipeline/request-state';
 import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
 import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
@@ -67,6 +68,7 @@ export function buildOpenApiDocument(
       .filter(([path]) => path.startsWith(`${API_PREFIX}/`))
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
+  const tags = new Set<string>();
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
       if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
@@ -74,10 +76,41 @@ export function buildOpenApiDocument(
         describeDeprecation(operation);
         describeCommonHeaders(operation, config);
         closeRequestBody(operation, document);
+        for (const tag of (operation as { tags?: string[] }).tags ?? []) tags.add(tag);
       }
     }
   }
+  document.tags = [...tags].sort().map((name) => ({ name }));
+  stateInt64Bounds(document);
   return document;
+}
+
+/** JSON.rawJSON (Node 22): a number written with exactly these digits, which a double cannot hold. */
+const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+const INT64_NOTE =
+  'An int64: values past 2^53 (9007199254740992) are written with their exact digits, which a JavaScript client reads exactly only with a JSON parser that keeps big integers (JSON.parse rounds them).';
+
+/**
+ * Every int64 schema states the range the service enforces: where a DTO gives
+ * no bound of its own, the int64 one, written with its exact digits; and where
+ * the range passes 2^53, a note for JavaScript clients.
+ */
+function stateInt64Bounds(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(stateInt64Bounds);
+  if (typeof value !== 'object' || value === null) return;
+  const schema = value as Record<string, unknown>;
+  if (
+    schema.type === 'integer' &&
+    schema.format === 'int64' &&
+    (schema.maximum === undefined || schema.minimum === undefined)
+  ) {
+    schema.minimum ??= rawJson(String(INT64_MIN));
+    schema.maximum ??= rawJson(String(INT64_MAX));
+    schema.description = schema.description ? `${String(schema.description)} ${INT64_NOTE}` : INT64_NOTE;
+    return;
+  }
+  Object.values(schema).forEach(stateInt64Bounds);
 }
 
 const REQUEST_ID_HEADER = {
@@ -172,17 +205,13 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, ser
 const DOCS_ASSETS_PREFIX = `${DOCS_PATH}/`;
 
 /**
- * `/docs/...` serves only DOCS_ASSETS: anything else there is a 404, and
- * `/docs/` redirects to `/docs`, the page's address (its assets are relative
- * to it). Every other request leaves after one string comparison.
+ * `/docs/...` serves only DOCS_ASSETS: anything else there is a 404 (`/docs/`
+ * too, as every path with a trailing slash). Every other request leaves after
+ * one string comparison.
  */
-export const serveOnlyDocsAssets: onRequestHookHandler = (request, reply, done) => {
+export const serveOnlyDocsAssets: onRequestHookHandler = (request, _reply, done) => {
   if (!request.url.startsWith(DOCS_ASSETS_PREFIX)) return done();
   const path = pathOf(request.url);
-  if (path === DOCS_ASSETS_PREFIX) {
-    void reply.code(301).header('location', DOCS_PATH).send();
-    return;
-  }
   if (!DOCS_ASSETS.has(path.slice(DOCS_ASSETS_PREFIX.length))) {
     return done(
       new AppError('not_found', PLATFORM_ERROR_CODES.routeNotFound, `no route for ${request.method} ${path}`),

@@ -1,6 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { FASTIFY_ROUTE_SCHEMA_METADATA } from '@nestjs/platform-fastify/constants';
-import { ApiResponse, type ApiResponseOptions } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath, type ApiResponseOptions } from '@nestjs/swagger';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -18,12 +18,23 @@ const PROPERTY_OPTIONS = 'swagger/apiModelProperties';
 export function Responds(
   status: number,
   type: Type,
-  options: { description: string; isArray?: boolean; headers?: ApiResponseOptions['headers'] },
+  options: {
+    description: string;
+    isArray?: boolean;
+    /** An array's most items (a page's largest size). */
+    maxItems?: number;
+    headers?: ApiResponseOptions['headers'];
+  },
 ): MethodDecorator {
+  const { isArray, maxItems, ...response } = options;
   const schema = serializationSchemaOf(type);
+  const documented = isArray
+    ? ApiResponse({ status, ...response, schema: { type: 'array', items: { $ref: getSchemaPath(type) }, maxItems } })
+    : ApiResponse({ status, type, ...response });
   return applyDecorators(
-    ApiResponse({ status, type, ...options }),
-    withResponseSchema(status, options.isArray ? { type: 'array', items: schema } : schema),
+    ApiExtraModels(type),
+    documented,
+    withResponseSchema(status, isArray ? { type: 'array', items: schema } : schema),
   );
 }
 

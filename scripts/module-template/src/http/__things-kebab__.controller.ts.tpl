@@ -14,7 +14,11 @@ export class __Things__Controller {
   constructor(private readonly __things__: __Things__Service) {}
 
   @Get()
-  @ApiOperation({ operationId: 'list__Things__', summary: 'List __things__ by ascending id' })
+  @ApiOperation({
+    operationId: 'list__Things__',
+    summary: 'List __things__ by ascending id',
+    description: 'At most `limit` __things__, by ascending id.',
+  })
   @Responds(200, __Thing__Response, { isArray: true, description: 'At most `limit` __things__.' })
   @ApiErrorResponses(400)
   async list(@Query() query: List__Things__Query): Promise<__Thing__Response[]> {
@@ -23,7 +27,11 @@ export class __Things__Controller {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'create__Thing__', summary: 'Add __a_thing__' })
+  @ApiOperation({
+    operationId: 'create__Thing__',
+    summary: 'Add __a_thing__',
+    description: 'Adds __a_thing__, and answers it with the id it was given and its path in `Location`.',
+  })
   @Responds(201, __Thing__Response, {
     description: 'The __thing__, with the id it was given.',
     headers: { Location: { description: 'The path of the new __thing__.', schema: { type: 'string' } } },
@@ -36,7 +44,11 @@ export class __Things__Controller {
   }
 
   @Get(':__thing__Id')
-  @ApiOperation({ operationId: 'get__Thing__', summary: 'Get __a_thing__' })
+  @ApiOperation({
+    operationId: 'get__Thing__',
+    summary: 'Get __a_thing__',
+    description: 'The __thing__ with this id, or 404 when there is none.',
+  })
   @ApiParam({ name: '__thing__Id', required: true, schema: { type: 'integer', format: 'int64' } })
   @Responds(200, __Thing__Response, { description: 'The __thing__.' })
   @ApiErrorResponses(400, 404)
