@@ -1,5 +1,6 @@
 import { ApiKeyVerifier } from '@app/auth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { open, parseResponses } from './support/raw-client';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
 
 const LIMIT = 3;
@@ -35,6 +36,16 @@ describe('too many failed authentications from one address', () => {
     expect(refused.headers['retry-after']).toMatch(/^(59|60)$/);
     expect(refused.headers['www-authenticate']).toBeUndefined();
     expect(refused.body).toEqual(tooMany(refused.headers['retry-after']));
+  });
+
+  it('closes the connection with the 429: each further try costs a new connection', async () => {
+    const port = (t.app.getHttpServer().address() as { port: number }).port;
+    const client = await open(port);
+    client.socket.write(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${WRONG.authorization}\r\n\r\n`);
+    await client.closed;
+    const [refused] = parseResponses(client.received());
+    expect([refused.status, refused.headers.connection]).toEqual([429, 'close']);
+    expect(JSON.parse(refused.body)).toEqual(tooMany(refused.headers['retry-after']));
   });
 
   it('serves a valid key from the blocked address, and keeps refusing failures there without comparing more', async () => {

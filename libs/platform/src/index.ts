@@ -1,6 +1,6 @@
 export { runCommandLine } from './cli/command-line';
 export type { Command, CommandOutput } from './cli/command-line';
-export { AppConfig, LOG_LEVELS, NODE_ENVS, MIN_API_KEY_LENGTH, databaseSettingsOf } from './config/app-config';
+export { AppConfig, LOG_LEVELS, NODE_ENVS, databaseSettingsOf } from './config/app-config';
 export type { Environment, LogLevel, NodeEnv } from './config/app-config';
 export { ConfigError } from './config/config.error';
 export type { DatabaseLocation } from './config/database-url';
@@ -28,9 +28,8 @@ export { Deprecated } from './http/deprecated.decorator';
 export { IsDateTime, parseDateTime } from './http/date-time';
 export { createHttpApplication } from './http/http-application';
 export { MAX_BODY_BYTES } from './http/http-limits';
-export { INT64_RULE, IntegerIdPipe, parseInt64 } from './http/integer-id.pipe';
+export { INT64_RULE, IntegerIdPipe, IsInt64, parseInt64 } from './http/integer-id.pipe';
 export { setCreatedLocation, setNextPageLink } from './http/links';
-export { NotRateLimited } from './http/not-rate-limited.decorator';
 export { Public } from './http/public.decorator';
 export { Authenticator } from './pipeline/authenticate';
 export { NoQueryParameters } from './http/validation.pipe';

@@ -5,6 +5,8 @@ import { TooManyAuthFailuresError } from './auth.errors';
 const WINDOW_MS = 60_000;
 /** Past this many blocked addresses, expired ones are swept when another is added. */
 const SWEEP_ABOVE = 10_000;
+/** Failures counted on a connection, for the whole of its life. */
+const FAILURES = Symbol('failed authentications on this connection');
 
 /**
  * At most AUTH_FAILURES_PER_MINUTE requests without a valid key (401) per
@@ -20,6 +22,13 @@ const SWEEP_ABOVE = 10_000;
  * from many instances gets exactly the limit of 401s. Each instance also
  * remembers which addresses are blocked, so that their further failures cost
  * no round trip to Redis.
+ *
+ * The same limit holds per connection, counted on the connection itself for
+ * its whole life, where the connection is the client's own: it holds when the
+ * address's count cannot (Redis unreachable, which fails open; a new minute),
+ * and the answer that refuses either closes the connection (see
+ * BearerAuthenticator), so a client that keeps failing pays a new connection
+ * for each further try.
  */
 @Injectable()
 export class AuthFailureLimit {
@@ -34,11 +43,23 @@ export class AuthFailureLimit {
   }
 
   /**
-   * Counts a failed authentication of `address`: resolves with the error to
-   * answer instead of the 401 when it is one too many, or `undefined`.
+   * Counts a failed authentication from `address`, and on `connection` when
+   * the connection is the client's own (not a proxy's, which carries many
+   * clients' requests): resolves with the error to answer instead of the 401
+   * when it is one too many for either, or `undefined`.
    */
-  async judge(address: string): Promise<TooManyAuthFailuresError | undefined> {
+  async judge(address: string, connection?: object): Promise<TooManyAuthFailuresError | undefined> {
     if (this.limit === 0) return undefined;
+    const fromAddress = await this.judgeAddress(address);
+    if (fromAddress || !connection) return fromAddress;
+    const counted = connection as { [FAILURES]?: number };
+    counted[FAILURES] = (counted[FAILURES] ?? 0) + 1;
+    return counted[FAILURES] > this.limit
+      ? new TooManyAuthFailuresError(this.limit, WINDOW_MS / 1000, 'connection')
+      : undefined;
+  }
+
+  private async judgeAddress(address: string): Promise<TooManyAuthFailuresError | undefined> {
     const known = this.blockedUntil.get(address);
     if (known !== undefined) {
       const left = known - Date.now();

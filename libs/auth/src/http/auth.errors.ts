@@ -24,16 +24,19 @@ export class InvalidApiKeyError extends AppError {
   }
 }
 
-/** Too many requests without a valid key from one client address: refused before any key is compared. */
+/** Too many requests without a valid key from one client address, or on one connection. */
 export class TooManyAuthFailuresError extends AppError {
   constructor(
     readonly limit: number,
     readonly retryAfterSeconds: number,
+    from: 'address' | 'connection' = 'address',
   ) {
     super(
       'rate_limited',
       AUTH_ERROR_CODES.tooManyAuthFailures,
-      `more than ${limit} requests without a valid API key from this address in a minute; retry in ${retryAfterSeconds} s`,
+      from === 'address'
+        ? `more than ${limit} requests without a valid API key from this address in a minute; retry in ${retryAfterSeconds} s`
+        : `more than ${limit} requests without a valid API key on this connection; it is closed, retry in ${retryAfterSeconds} s`,
     );
   }
 }

@@ -38,11 +38,15 @@ export class BearerAuthenticator extends Authenticator {
     }
     if (!failure) return done();
     // A failure to count (the storage fails open anyway) never turns the 401 into anything else.
-    this.failures.judge(request.ip).then(
+    // The connection is the client's own unless a trusted proxy named another client (X-Forwarded-For).
+    const connection = request.ip === request.raw.socket.remoteAddress ? request.raw.socket : undefined;
+    this.failures.judge(request.ip, connection).then(
       (tooMany) => {
         if (!tooMany) return done(failure);
         reply.removeHeader('www-authenticate');
         reply.header('retry-after', String(tooMany.retryAfterSeconds));
+        // A client that keeps failing is not kept connected: each further try costs it a new connection.
+        reply.header('connection', 'close');
         done(tooMany);
       },
       () => done(failure),

@@ -12,7 +12,7 @@ const WINDOW_MS = 60_000;
  * Redis for a fleet), with the IETF `RateLimit-*` headers on every answer and
  * a 429 with `Retry-After` past the limit. Runs after authentication (the
  * budget is the caller's) and before the body is read: a refused request
- * costs no parsing. Routes marked `@NotRateLimited()` (health, metrics) and
+ * costs no parsing. Routes for monitors (`@ForMonitors()`: health, metrics) and
  * the documentation are never limited.
  */
 export function limitRate(storage: RateLimitStorage, limit: number): preParsingHookHandler {

@@ -1,23 +1,27 @@
 import type { Server } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { ErrorFilter } from '../errors/error.filter';
 import { RequestValidationPipe } from '../http/validation.pipe';
 import { Drain } from '../lifecycle/drain.service';
 import { appLoggerOf } from '../logging/app-logger';
+import { RefusalLog } from '../logging/refusal-log';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
 import { RateLimitStorage } from '../rate-limit/rate-limit-storage';
 import { Authenticator, authenticate } from './authenticate';
 import { closeWhenDraining } from './close-when-draining';
 import { limitConnections } from './connection-limit';
+import { MAX_WAITING_REQUESTS, limitPipelining } from './pipelining-limit';
 import { allowCrossOrigin } from './cors';
 import { countRequest } from './count-request';
 import { sendDeprecationHeaders } from './deprecation-headers';
 import { inviteBody } from './expect-continue';
 import { parseJsonBodies } from './json-body';
 import { logRequest } from './log-request';
+import { servesOnlyItsOwnPort } from './management-routes';
 import { limitRate } from './rate-limit';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
@@ -39,12 +43,17 @@ export function installRequestPipeline(
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   declareRequestState(fastify);
 
-  // 1. The connection: at most MAX_CONNECTIONS open at once; past 90 %, idle and stalled ones are shed.
-  limitConnections(app.getHttpServer() as Server, config.maxConnections);
+  // 1. The connection: at most MAX_CONNECTIONS open at once; past 90 %, idle and stalled ones are shed; at most
+  //    MAX_WAITING_REQUESTS on each, pipelined ones and unread answers included.
+  const server = app.getHttpServer() as Server;
+  limitConnections(server, config.maxConnections);
+  limitPipelining(server, closedForPipelining(appLoggerOf(config)));
 
   // 2. The request line and headers have arrived; nothing of the body is read yet.
   fastify.addHook('onRequest', sendRequestId);
   if (sendsSecurityHeaders(securityHeaders)) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
+  // MANAGEMENT_PORT: health and metrics there alone, everything else on the API's port alone.
+  if (config.management) fastify.addHook('onRequest', servesOnlyItsOwnPort);
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);
   fastify.addHook('onRequest', sendDeprecationHeaders);
@@ -74,6 +83,18 @@ export function installRequestPipeline(
   // 7. Once it is sent.
   fastify.addHook('onResponse', logRequest(appLoggerOf(config)));
   if (config.metrics) fastify.addHook('onResponse', countRequest(app.get(MetricsService)));
+}
+
+/** One line (bounded with the refusals') for a connection closed for the requests waiting on it. */
+function closedForPipelining(logger: Logger): () => void {
+  const refusals = RefusalLog.of(logger);
+  return () => {
+    if (!refusals.admits('pipelining')) return;
+    logger.warn(
+      { context: 'Connections' },
+      `closed a connection with more than ${MAX_WAITING_REQUESTS} requests waiting on it (pipelined, their answers unread)`,
+    );
+  };
 }
 
 /** The auth module's authenticator: without one, every route would be open, so the service does not start. */

@@ -4,7 +4,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /**
      * Who made the request: a non-secret identifier of the authenticated
-     * caller (a stored key's name, or an API_KEYS key's fingerprint), set by
+     * caller (a key's name, or an unnamed API_KEYS key's place, API_KEYS#n), set by
      * the authentication step; `undefined` on public routes and refused
      * requests. Read by the rate limit, idempotency, the log line and metrics.
      */
