@@ -13,7 +13,7 @@ export class PetCatalog {
   constructor(private readonly pets: PetRepository) {}
 
   /** Whether a pet with this id is in the catalogue. */
-  async exists(id: number | bigint): Promise<boolean> {
-    return isPetId(id) && (await this.pets.findById(Number(id))) !== undefined;
+  async exists(id: bigint): Promise<boolean> {
+    return isPetId(id) && (await this.pets.findById(id)) !== undefined;
   }
 }

@@ -9,12 +9,13 @@ export const MAX_PAGE_SIZE = 100;
 export interface PetPage {
   pets: Pet[];
   /** The cursor of the next page, when there is one. */
-  nextAfter?: number;
+  nextAfter?: bigint;
 }
 
 export interface CreatePetCommand {
   name: string;
-  categoryId: number;
+  /** A number (exact below 2^53) or a bigint, as the request carried it. */
+  categoryId: number | bigint;
   status?: string;
 }
 
@@ -30,12 +31,12 @@ export class PetsService {
    * more pets match: the id of this page's last pet. Asking for one pet more
    * than the page holds tells whether there is a next page.
    */
-  async list(query: { status?: string; limit?: number; after?: number } = {}): Promise<PetPage> {
+  async list(query: { status?: string; limit?: number; after?: bigint } = {}): Promise<PetPage> {
     const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const found = await this.pets.list({
       status: query.status === undefined ? undefined : PetStatus.from(query.status),
       limit: limit + 1,
-      after: query.after ?? 0,
+      after: query.after ?? 0n,
     });
     const pets = found.slice(0, limit);
     return { pets, nextAfter: found.length > limit ? pets[pets.length - 1].id : undefined };
@@ -50,8 +51,8 @@ export class PetsService {
     return this.pets.add(pet);
   }
 
-  async get(id: number | bigint): Promise<Pet> {
-    const pet = isPetId(id) ? await this.pets.findById(Number(id)) : undefined;
+  async get(id: bigint): Promise<Pet> {
+    const pet = isPetId(id) ? await this.pets.findById(id) : undefined;
     if (!pet) throw new PetNotFoundError(id);
     return pet;
   }

@@ -5,7 +5,7 @@ export interface PetListQuery {
   status?: PetStatus;
   limit: number;
   /** Only pets with a greater id (0: from the first). */
-  after: number;
+  after: bigint;
 }
 
 /**
@@ -15,7 +15,7 @@ export interface PetListQuery {
 export abstract class PetRepository {
   /** Stores the pet durably and returns it with its new id. */
   abstract add(pet: NewPet): Promise<Pet>;
-  abstract findById(id: number): Promise<Pet | undefined>;
+  abstract findById(id: bigint): Promise<Pet | undefined>;
   /** Pets by ascending id after `after`, at most `limit`, only those with `status` when given (keyset, never OFFSET). */
   abstract list(query: PetListQuery): Promise<Pet[]>;
 }

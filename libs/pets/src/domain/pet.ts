@@ -3,6 +3,14 @@ import type { PetStatus } from './pet-status';
 
 export const PET_NAME_MAX_LENGTH = 255;
 
+/** The whole name rule, as the document gives it to clients. */
+export const PET_NAME_DESCRIPTION =
+  "The pet's name: 1 to 255 characters (code points) of well-formed Unicode, with at least one letter, digit, " +
+  'punctuation mark or symbol, and none of: control characters (Unicode Cc), bidirectional controls (U+061C, ' +
+  'U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), line and paragraph separators (U+2028, U+2029), tag ' +
+  'characters (U+E0000 to U+E007F). The pattern states the part of this rule that every regular-expression ' +
+  'engine reads alike.';
+
 /**
  * Bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069):
  * they reorder the text around a name wherever it is shown (a "Trojan Source"
@@ -11,19 +19,37 @@ export const PET_NAME_MAX_LENGTH = 255;
 const BIDI_CONTROLS = '\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069';
 /** Control characters (Unicode Cc). */
 const CONTROLS = '\\u0000-\\u001F\\u007F-\\u009F';
+/** Line and paragraph separators (U+2028, U+2029): line breaks in disguise, which end a line of a log or a script. */
+const SEPARATORS = '\\u2028\\u2029';
+/** Tag characters (U+E0000-U+E007F): invisible, they carry text no one sees in the name. */
+const TAGS = '\\u{E0000}-\\u{E007F}';
 /** What can be seen: a letter, a digit, a punctuation mark or a symbol (an emoji is one). */
 const VISIBLE = '\\p{L}\\p{N}\\p{P}\\p{S}';
 
-/** The name rule as a JSON Schema pattern (ECMA-262 with the `u` flag), for the OpenAPI document. */
-export const PET_NAME_PATTERN = `^(?=[\\s\\S]*[${VISIBLE}])[^${CONTROLS}${BIDI_CONTROLS}]*$`;
+/**
+ * The part of the name rule a JSON Schema pattern can say so that every
+ * regular-expression engine reads it alike (ECMA-262 with or without the `u`
+ * flag, Python's `re`, Go's RE2): no control characters, with `\x` escapes
+ * only. It never refuses a name the rule accepts; the rest of the rule (no
+ * bidirectional controls, separators or tag characters, a visible character)
+ * is in the document's description, and the service checks all of it.
+ */
+export const PET_NAME_PATTERN = '^[^\\x00-\\x1F\\x7F-\\x9F]+$';
 
 const HAS_CONTROL = new RegExp(`[${CONTROLS}]`, 'u');
 const HAS_BIDI_CONTROL = new RegExp(`[${BIDI_CONTROLS}]`, 'u');
+const HAS_SEPARATOR = new RegExp(`[${SEPARATORS}]`, 'u');
+const HAS_TAG = new RegExp(`[${TAGS}]`, 'u');
 const HAS_VISIBLE = new RegExp(`[${VISIBLE}]`, 'u');
+
+/** The range of the contract's int64 identifiers: pets' ids (from 1) and categories'. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const CATEGORY_RULE = `categoryId must be an integer from ${INT64_MIN} to ${INT64_MAX}`;
 
 export interface PetProps {
   name: string;
-  categoryId: number;
+  categoryId: bigint;
   status?: PetStatus;
 }
 
@@ -31,34 +57,40 @@ export interface PetProps {
 export class NewPet {
   private constructor(
     readonly name: string,
-    readonly categoryId: number,
+    readonly categoryId: bigint,
     readonly status: PetStatus | undefined,
   ) {}
 
-  static create({ name, categoryId, status }: PetProps): NewPet {
+  /** `categoryId` as a request carried it: a `number` (exact below 2^53) or a `bigint`; an int64 either way. */
+  static create({ name, categoryId, status }: Omit<PetProps, 'categoryId'> & { categoryId: number | bigint }): NewPet {
     const problem = petNameProblem(name);
     if (problem) throw new InvalidPetError(problem);
-    // Category identifiers travel as JSON numbers: only what a double holds exactly is accepted.
-    if (!Number.isSafeInteger(categoryId)) {
-      throw new InvalidPetError(
-        `categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`,
-      );
-    }
-    return new NewPet(name, categoryId, status);
+    const category =
+      typeof categoryId === 'bigint' ? categoryId : Number.isSafeInteger(categoryId) ? BigInt(categoryId) : undefined;
+    if (category === undefined || category < INT64_MIN || category > INT64_MAX)
+      throw new InvalidPetError(CATEGORY_RULE);
+    return new NewPet(name, category, status);
   }
 }
 
-/** A pet of the catalogue, identified by the id the database assigned. */
+/**
+ * A pet of the catalogue, identified by the id the database assigned: an
+ * int64 from 1, kept a `bigint` so that it stays exact past 2^53.
+ */
 export class Pet {
   private constructor(
-    readonly id: number,
+    readonly id: bigint,
     readonly name: string,
-    readonly categoryId: number,
+    readonly categoryId: bigint,
     readonly status: PetStatus | undefined,
   ) {}
 
-  static identified(id: number, pet: NewPet): Pet {
-    if (!isPetId(id)) throw new InvalidPetError(`a pet id is a positive integer (got ${id})`);
+  /**
+   * The pet just added, with the id the database gave it. Nothing is checked
+   * here: the row is written, and a refusal now would answer 4xx for a pet
+   * that exists. Every rule was checked by `NewPet.create`, before the write.
+   */
+  static identified(id: bigint, pet: NewPet): Pet {
     return new Pet(id, pet.name, pet.categoryId, pet.status);
   }
 
@@ -67,7 +99,7 @@ export class Pet {
    * added, and the table keeps them (NOT NULL columns, the status CHECK), so
    * reading it back does not check them again on every row of every page.
    */
-  static restore(id: number, { name, categoryId, status }: PetProps): Pet {
+  static restore(id: bigint, { name, categoryId, status }: PetProps): Pet {
     return new Pet(id, name, categoryId, status);
   }
 }
@@ -76,9 +108,10 @@ export class Pet {
  * What is wrong with a pet name, if anything: 1 to 255 characters (code
  * points), well-formed Unicode (a lone surrogate would be stored as U+FFFD,
  * so the pet would not come back as it was sent), no control characters
- * (Unicode category Cc) and no bidirectional controls, and at least one
- * character that can be seen: a name of spaces or zero-width characters only
- * would be a blank line in every list (see PET_NAME_PATTERN).
+ * (Unicode category Cc), no bidirectional controls, no line or paragraph
+ * separators, no tag characters, and at least one character that can be
+ * seen: a name of spaces or zero-width characters only would be a blank line
+ * in every list. PET_NAME_DESCRIPTION says the same to clients.
  */
 export function petNameProblem(name: string): string | undefined {
   const length = [...name].length;
@@ -86,16 +119,13 @@ export function petNameProblem(name: string): string | undefined {
   if (!name.isWellFormed()) return 'name must be well-formed Unicode (no lone surrogates)';
   if (HAS_CONTROL.test(name)) return 'name must not contain control characters';
   if (HAS_BIDI_CONTROL.test(name)) return 'name must not contain bidirectional control characters';
+  if (HAS_SEPARATOR.test(name)) return 'name must not contain line or paragraph separators (U+2028, U+2029)';
+  if (HAS_TAG.test(name)) return 'name must not contain tag characters (U+E0000 to U+E007F)';
   if (!HAS_VISIBLE.test(name)) return 'name must contain a visible character (a letter, digit, punctuation or symbol)';
   return undefined;
 }
 
-/**
- * Ids are positive int64 values assigned by the database, small enough to be
- * kept exact in a JavaScript number (a path may name any int64: a `bigint`).
- */
-export function isPetId(id: number | bigint): boolean {
-  return typeof id === 'bigint'
-    ? id >= 1n && id <= BigInt(Number.MAX_SAFE_INTEGER)
-    : Number.isSafeInteger(id) && id >= 1;
+/** Whether `id` can be a pet's: an int64 from 1 (any other is no pet's, without asking the database). */
+export function isPetId(id: bigint): boolean {
+  return id >= 1n && id <= INT64_MAX;
 }

@@ -5,14 +5,15 @@ import { PetRecord } from './pet.record';
 /** Converts between the table's row and the domain, so neither leaks into the other. */
 export const PetMapper = {
   toDomain(record: PetRecord): Pet {
-    return Pet.restore(Number(record.id), {
+    // Read as text (see TypeOrmPetRepository): an int64 past 2^53 is not rounded on the way.
+    return Pet.restore(BigInt(record.id), {
       name: record.name,
-      categoryId: Number(record.categoryId),
+      categoryId: BigInt(record.categoryId),
       status: record.status === null ? undefined : PetStatus.from(record.status),
     });
   },
 
   toRecord(pet: NewPet): Omit<PetRecord, 'id'> {
-    return { name: pet.name, categoryId: pet.categoryId, status: pet.status?.value ?? null };
+    return { name: pet.name, categoryId: String(pet.categoryId), status: pet.status?.value ?? null };
   },
 };

@@ -2,9 +2,10 @@ import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * The `pets` table: its model, which the migrations make exactly
- * (test/schema.e2e-spec.ts compares them on both databases). PostgreSQL
- * returns bigint columns as strings, hence the wide types: {@link PetMapper}
- * turns them into numbers.
+ * (test/schema.e2e-spec.ts compares them on both databases). Its int64
+ * columns are read and bound as decimal text (node-sqlite3 reads integers as
+ * doubles, and binds a bigint wrongly), hence the wide types: {@link PetMapper}
+ * turns them into bigints.
  */
 @Entity({ name: 'pets' })
 @Check('pets_status_check', `"status" IN ('available', 'pending', 'sold')`)

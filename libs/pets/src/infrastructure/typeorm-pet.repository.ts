@@ -5,8 +5,13 @@ import { PetRepository, type PetListQuery } from '../domain/pet.repository';
 import { PetMapper } from './pet.mapper';
 import type { PetRecord } from './pet.record';
 
-/** Columns as PetRecord names them, so rows map without TypeORM's entity hydration. */
-const COLUMNS = 'id, name, category_id AS "categoryId", status';
+/**
+ * Columns as PetRecord names them, so rows map without TypeORM's entity
+ * hydration; the int64 ones as decimal text, exact past 2^53 on both drivers.
+ * The text is named `id` too, so the statements name the table's column in
+ * full (`pets.id`): a bare `id` in ORDER BY would sort the text.
+ */
+const COLUMNS = 'CAST(id AS TEXT) AS id, name, CAST(category_id AS TEXT) AS "categoryId", status';
 
 /**
  * The pets table through TypeORM's DataSource (the platform's SqlClient), with
@@ -21,10 +26,12 @@ export class TypeOrmPetRepository extends PetRepository {
     const dialect = db.dialect;
     this.sql = {
       insert: dialect.insertReturningId('INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3)'),
-      byId: dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE id = $1`),
-      all: dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`),
+      byId: dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE pets.id = $1`),
+      all: dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE pets.id > $1 ORDER BY pets.id LIMIT $2`),
       // Served by the (status, id) index without a sort, however many pets there are and however deep the page.
-      byStatus: dialect.statement(`SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`),
+      byStatus: dialect.statement(
+        `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND pets.id > $2 ORDER BY pets.id LIMIT $3`,
+      ),
     };
   }
 
@@ -34,15 +41,16 @@ export class TypeOrmPetRepository extends PetRepository {
     return Pet.identified(this.db.dialect.insertedId(result), pet);
   }
 
-  async findById(id: number): Promise<Pet | undefined> {
-    const rows = await this.db.read<PetRecord>(this.sql.byId, [id]);
+  // Ids are bound as decimal text, which both databases compare as the integer it spells (and index lookups stay).
+  async findById(id: bigint): Promise<Pet | undefined> {
+    const rows = await this.db.read<PetRecord>(this.sql.byId, [String(id)]);
     return rows.length > 0 ? PetMapper.toDomain(rows[0]) : undefined;
   }
 
   async list({ status, limit, after }: PetListQuery): Promise<Pet[]> {
     const rows = status
-      ? await this.db.read<PetRecord>(this.sql.byStatus, [status.value, after, limit])
-      : await this.db.read<PetRecord>(this.sql.all, [after, limit]);
+      ? await this.db.read<PetRecord>(this.sql.byStatus, [status.value, String(after), limit])
+      : await this.db.read<PetRecord>(this.sql.all, [String(after), limit]);
     return rows.map(PetMapper.toDomain);
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { ValidateBy } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
 
 /** What an id in a request must be: the one rule for path ids and cursors alike. */
 export const INT64_RULE = `an integer from ${INT64_MIN} to ${INT64_MAX}`;
@@ -18,6 +19,20 @@ export function parseInt64(text: string): bigint | undefined {
   if (!/^-?\d{1,19}$/.test(text)) return undefined;
   const value = BigInt(text);
   return value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
+}
+
+/**
+ * The class-validator rule of an int64 in a body or a query: a `number`
+ * (exact below 2^53) or a `bigint` (what a JSON body's integer past 2^53 is
+ * parsed into, and a cursor's parse gives), within int64. Anything else, a
+ * fraction or a string of digits included, is refused with `message`.
+ */
+export const IsInt64 = (message: string): PropertyDecorator =>
+  ValidateBy({ name: 'isInt64', validator: { validate: isInt64, defaultMessage: () => message } });
+
+function isInt64(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isSafeInteger(value);
+  return typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX;
 }
 
 /**

@@ -8,12 +8,12 @@ import type { FastifyReply } from 'fastify';
  */
 export function setNextPageLink(
   reply: FastifyReply,
-  query: Readonly<Record<string, string | number | undefined>>,
+  query: Readonly<Record<string, string | number | bigint | undefined>>,
 ): void {
   let parameters = '';
   for (const name in query) {
     const value = query[name];
-    if (value !== undefined) parameters += `${parameters ? '&' : '?'}${name}=${encodeURIComponent(value)}`;
+    if (value !== undefined) parameters += `${parameters ? '&' : '?'}${name}=${encodeURIComponent(String(value))}`;
   }
   reply.header('link', `<${reply.request.routeOptions.url}${parameters}>; rel="next"`);
 }

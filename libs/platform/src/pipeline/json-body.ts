@@ -17,7 +17,8 @@ export const MAX_JSON_DEPTH = 32;
  * is parsed (the recursive code after the parser, class-transformer's and the
  * idempotency fingerprint's, would overflow the stack on a few kilobytes of
  * brackets). Fastify's own JSON parser does the parsing, with its
- * prototype-poisoning protection.
+ * prototype-poisoning protection; integers past 2^53 are kept exact, as
+ * `bigint`s (an int64 identifier is never rounded on the way in).
  */
 export function parseJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
@@ -42,8 +43,28 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
         undefined,
       );
     }
-    void parse(request, bytes.toString('utf8'), done);
+    const text = bytes.toString('utf8');
+    void parse(request, text, (error, body) => done(error, error ? body : withExactIntegers(text, body)));
   });
+}
+
+/** A run of 16 digits or more: the only way JSON can write an integer a double does not hold exactly. */
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * The body with each integer past 2^53 as a `bigint` of its exact digits,
+ * where JSON.parse rounded it to the nearest double (`9007199254740993` to
+ * ...992). Only a body with such a run of digits is parsed again, with a
+ * reviver that reads each number's own text (Node 22: the reviver's
+ * `context.source`); the first parse checked it for prototype poisoning.
+ */
+function withExactIntegers(text: string, body: unknown): unknown {
+  if (!LONG_DIGITS.test(text)) return body;
+  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source)
+      ? BigInt(context.source)
+      : value,
+  );
 }
 
 const QUOTE = 0x22;

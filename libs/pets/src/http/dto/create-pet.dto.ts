@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsInt, IsString, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
-import { PET_NAME_MAX_LENGTH, PET_NAME_PATTERN, petNameProblem } from '../../domain/pet';
+import { INT64_RULE, IsInt64 } from '@app/platform';
+import { IsDefined, IsIn, IsString, ValidateBy, ValidateIf } from 'class-validator';
+import { PET_NAME_DESCRIPTION, PET_NAME_MAX_LENGTH, PET_NAME_PATTERN, petNameProblem } from '../../domain/pet';
 import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
 
 /** The domain's own name rule, so that HTTP and domain can never disagree on a name. */
@@ -13,7 +14,7 @@ const IsPetName = () =>
     },
   });
 
-const CATEGORY_RULE = `categoryId must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+const CATEGORY_RULE = `categoryId must be ${INT64_RULE}`;
 
 /** The NewPet body of `POST /v1/pets`. Types are never coerced: `"5"` is not a categoryId. */
 @ApiSchema({ name: 'NewPet', description: 'A pet to add. Unknown properties are refused.' })
@@ -22,8 +23,7 @@ export class CreatePetDto {
     minLength: 1,
     maxLength: PET_NAME_MAX_LENGTH,
     pattern: PET_NAME_PATTERN,
-    description:
-      "The pet's name: 1 to 255 characters, well-formed Unicode, no control characters (Unicode Cc) and no bidirectional controls, with at least one letter, digit, punctuation mark or symbol.",
+    description: PET_NAME_DESCRIPTION,
     example: 'Rex',
   })
   // class-validator checks the lowest decorator first, and stops at the first failure.
@@ -35,16 +35,12 @@ export class CreatePetDto {
   @ApiProperty({
     type: 'integer',
     format: 'int64',
-    minimum: -Number.MAX_SAFE_INTEGER,
-    maximum: Number.MAX_SAFE_INTEGER,
-    description: 'Identifier of the category the pet belongs to; larger magnitudes are refused, never rounded.',
+    description: 'Identifier of the category the pet belongs to: any int64, never rounded.',
     example: 3,
   })
   @IsDefined({ message: 'categoryId is required' })
-  @IsInt({ message: CATEGORY_RULE })
-  @Min(-Number.MAX_SAFE_INTEGER, { message: CATEGORY_RULE })
-  @Max(Number.MAX_SAFE_INTEGER, { message: CATEGORY_RULE })
-  categoryId: number;
+  @IsInt64(CATEGORY_RULE)
+  categoryId: number | bigint;
 
   /** Optional, but never null: leave it out for "no status". */
   @ApiPropertyOptional({ enum: PET_STATUS_VALUES, enumName: 'PetStatus' })

@@ -1,22 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { INT64_RULE, parseInt64 } from '@app/platform';
+import { INT64_RULE, IsInt64, parseInt64 } from '@app/platform';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../application/pets.service';
 import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
 
 const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`;
 const AFTER_RULE = `after must be a pet id, ${INT64_RULE}`;
 
-/**
- * Any int64 is a cursor: no pet has an id below 1 or above 2^53-1 (the
- * largest a JSON number holds exactly), so one outside is read as the nearest
- * of those, with the same page.
- */
+/** Any int64 is a cursor, exact as written; one below 0 starts at the first pet, as 0 does. */
 function cursorOf(value: unknown): unknown {
   const id = typeof value === 'string' ? parseInt64(value) : undefined;
   if (id === undefined) return value;
-  return Number(id < 0n ? 0n : id > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : id);
+  return id < 0n ? 0n : id;
 }
 
 /** `GET /v1/pets?limit=&status=&after=`: a repeated, empty or unknown parameter is invalid, not ignored. */
@@ -50,8 +46,6 @@ export class ListPetsQuery {
   })
   @IsOptional()
   @Transform(({ value }) => cursorOf(value))
-  @IsInt({ message: AFTER_RULE })
-  @Min(0, { message: AFTER_RULE })
-  @Max(Number.MAX_SAFE_INTEGER, { message: AFTER_RULE })
-  after?: number;
+  @IsInt64(AFTER_RULE)
+  after?: bigint;
 }
