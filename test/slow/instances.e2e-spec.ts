@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { POSTGRES_TEST_URL, postgres, type TestDatabase } from '../support/databases';
+import { POSTGRES_TEST_URL, postgres, sqlite, type TestDatabase } from '../support/databases';
 import { call } from '../support/http-client';
 import { startService, type ServiceProcess } from '../support/service-process';
-import { createWithKey, sameAnswerOr409 } from '../support/retries';
+import { createWithKey, sameAnswerOr409, type RetryAnswer } from '../support/retries';
 import { TEST_API_KEY } from '../support/test-app';
 
 /** Many stateless instances on one PostgreSQL database, as the service is meant to scale. */
@@ -68,3 +68,51 @@ describe.skipIf(!POSTGRES_TEST_URL)(
     });
   },
 );
+
+/**
+ * Two services on one SQLite file (nothing stops an operator from starting a
+ * second one): an Idempotency-Key still creates once, since its record is
+ * written in the pet's transaction, under SQLite's one write lock, only where
+ * no live record is (IdempotencyStore).
+ */
+describe('two instances on one SQLite file', () => {
+  let database: TestDatabase | undefined;
+  const services: ServiceProcess[] = [];
+
+  afterAll(async () => {
+    for (const service of services) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+    await database?.drop();
+  });
+
+  it('create exactly once under 40 concurrent requests with one Idempotency-Key, alternating between them', async () => {
+    database = await sqlite.create();
+    const first = await startService({ API_KEYS: TEST_API_KEY, DATABASE_URL: database.url });
+    services.push(first);
+    const second = await startService({ API_KEYS: TEST_API_KEY, DATABASE_URL: database.url });
+    services.push(second);
+    const pair = [first, second];
+    const created: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const key = `shared-file-${round}`;
+      const body = { name: `Shared-${round}`, categoryId: round };
+      const answers: RetryAnswer[] = await Promise.all(
+        Array.from({ length: 40 }, (_, n) => createWithKey(pair[n % 2].baseUrl, key, body)),
+      );
+      // Each is the first one's answer, or "still being processed" (in the instance that is processing it).
+      expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 409)).toEqual([]);
+      expect(sameAnswerOr409(answers)).toBe(true);
+      const answer = answers.find((one) => one.status === 201)!.text!;
+      expect(JSON.parse(answer)).toEqual({ id: expect.any(Number), ...body });
+      for (const service of pair)
+        expect(await createWithKey(service.baseUrl, key, body)).toEqual({ status: 201, text: answer });
+      created.push(answer);
+    }
+    // One pet per key, and no other.
+    const list = await call(second.baseUrl, 'GET', '/v1/pets?limit=100');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual(created.map((text) => JSON.parse(text)));
+  });
+});
