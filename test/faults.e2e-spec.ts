@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnChild } from './support/children';
-import { POSTGRES_TEST_URL, postgres } from './support/databases';
+import { POSTGRES_TEST_URL, postgres, queryDatabase } from './support/databases';
 import { TcpProxy } from './support/tcp-proxy';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
 import { scaled, waitFor } from './support/wait-for';
@@ -154,11 +154,13 @@ describe.skipIf(!POSTGRES_TEST_URL)(
     let t: TestApp;
     let proxy: TcpProxy;
     let databaseName: string;
+    let databaseUrl: string;
     let dropDatabase: () => Promise<void>;
 
     beforeAll(async () => {
       const database = await postgres.create();
       dropDatabase = database.drop;
+      databaseUrl = database.url;
       const direct = new URL(database.url);
       databaseName = direct.pathname.slice(1);
       proxy = new TcpProxy(direct.hostname, Number(direct.port || 5432));
@@ -198,6 +200,67 @@ describe.skipIf(!POSTGRES_TEST_URL)(
       for (let i = 0; i < 12; i++) statuses.push((await t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS)).status);
       expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
       expect(statuses.at(-1)).toBe(200);
+    });
+
+    it('answers 503, not 500, to keyed creates whose connection is killed mid-transaction; their retries create once', async () => {
+      // The server kills each backend found idle in a transaction: between a keyed create's statements, where
+      // TypeORM releases the connection under it (QueryRunnerAlreadyReleasedError at its next statement).
+      const admin = new Client({ connectionString: POSTGRES_TEST_URL });
+      await admin.connect();
+      let killed = 0;
+      let stop = false;
+      const killer = (async () => {
+        while (!stop) {
+          const { rowCount } = await admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND state = 'idle in transaction'",
+            [databaseName],
+          );
+          killed += rowCount ?? 0;
+        }
+      })();
+      const create = (key: string) =>
+        t
+          .http()
+          .post('/v1/pets')
+          .set(AUTH)
+          .set('idempotency-key', key)
+          .send({ name: key, categoryId: 7 })
+          .timeout(BOUND_MS);
+      const answers = new Map<string, Response>();
+      try {
+        const deadline = Date.now() + scaled(30_000);
+        while (killed < 3 && Date.now() < deadline) {
+          const keys = Array.from({ length: 8 }, () => `killed-${answers.size + Math.random()}`);
+          for (const [i, answer] of (await Promise.all(keys.map(create))).entries()) answers.set(keys[i], answer);
+        }
+      } finally {
+        stop = true;
+        await killer.finally(() => admin.end());
+      }
+      expect(killed).toBeGreaterThanOrEqual(3);
+      const refused = [...answers].filter(([, answer]) => answer.status !== 201);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const [, answer] of refused) {
+        expect([answer.status, answer.headers['retry-after'], answer.body]).toEqual([503, '2', UNAVAILABLE]);
+      }
+      // A retry with the same key is processed afresh: the refused create left nothing behind.
+      for (const [key] of refused) {
+        let retry: Response | undefined;
+        await waitFor(
+          async () => (retry = await create(key)).status === 201,
+          `a retry of ${key} to be created`,
+          10_000,
+        );
+        answers.set(key, retry!);
+      }
+      const stored = await queryDatabase(
+        databaseUrl,
+        "SELECT id, name FROM pets WHERE name LIKE 'killed-%' ORDER BY name",
+      );
+      const acknowledged = [...answers].map(([key, answer]) => ({ id: answer.body.id, name: key }));
+      expect(stored.map((row) => ({ id: Number(row.id), name: row.name }))).toEqual(
+        acknowledged.sort((a, b) => (a.name < b.name ? -1 : 1)),
+      );
     });
   },
 );

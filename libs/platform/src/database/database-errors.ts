@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 
 /** SQLite result codes that mean "not now" rather than "never". */
 const SQLITE_TRANSIENT = new Set([
@@ -37,6 +37,10 @@ function driverErrorOf(error: unknown): { code?: unknown; message?: unknown } | 
  * request is answered 503 with `Retry-After`, never 500.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // TypeORM releases a PostgreSQL query runner whose connection failed (a backend terminated between two statements
+  // of a transaction, or a connection lost); the next statement on it is refused with this. The SqlClient releases a
+  // runner only once the work on it is done, so here it means the connection was lost.
+  if (error instanceof QueryRunnerAlreadyReleasedError) return true;
   const cause = driverErrorOf(error);
   if (!cause) return false;
   const { code } = cause;
