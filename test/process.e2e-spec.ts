@@ -20,6 +20,11 @@ describe('the service process', () => {
         { DATABASE_URL: 'sqlite:/etc/hostname/pets.sqlite' },
         'DATABASE_URL points into a folder that cannot be created or written: /etc/hostname',
       ],
+      // Not the maintenance database PostgreSQL would pick for a URL without one: stopped before any connection.
+      [
+        { DATABASE_URL: 'postgres://postgres:secret@127.0.0.1:5432' },
+        'DATABASE_URL must name the database: postgres://user@host:port/database',
+      ],
       // A module's own setting (the auth module's), checked before anything starts too; the entry never echoed.
       [
         { API_KEYS: `ci:${TEST_API_KEY},short:secret` },

@@ -16,13 +16,17 @@ export function parseDatabaseUrl(value: string): DatabaseLocation {
     return { type: 'sqlite', path: usableSqlitePath(resolve(path)) };
   }
   if (/^postgres(ql)?:\/\//.test(value)) {
-    let host = '';
+    let url: URL | undefined;
     try {
-      host = new URL(value).hostname;
+      url = new URL(value);
     } catch {
       // reported below
     }
-    if (host === '') throw new ConfigError('DATABASE_URL', 'is not a valid postgres://user@host:port/database URL');
+    if (!url?.hostname) throw new ConfigError('DATABASE_URL', 'is not a valid postgres://user@host:port/database URL');
+    // Without one, PostgreSQL connects to the database named as the user (often the maintenance database, postgres).
+    if (url.pathname.replace(/^\//, '') === '') {
+      throw new ConfigError('DATABASE_URL', 'must name the database: postgres://user@host:port/database');
+    }
     return { type: 'postgres', url: value };
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1] ?? value;
