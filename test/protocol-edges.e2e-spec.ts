@@ -301,6 +301,76 @@ describe('protocol edges', () => {
     });
   });
 
+  describe('fields that say two things at once: 400, and nothing stored', () => {
+    const body = '{"name":"Twice","categoryId":1}';
+    const length = `Content-Length: ${body.length}\r\n`;
+    const json = 'Content-Type: application/json\r\n';
+    const OTHER_KEY = `Authorization: Bearer ${'x'.repeat(32)}\r\n`;
+
+    it.each([
+      ['two Host headers', `Host: a\r\nHost: b\r\n${KEY}${json}${length}`, 'the Host header may be given only once'],
+      [
+        'a Host that is no host',
+        `Host: a b/c\r\n${KEY}${json}${length}`,
+        'the Host header must be a host name or address, and a port',
+      ],
+      [
+        'two Authorization headers, the first valid',
+        `Host: x\r\n${KEY}${OTHER_KEY}${json}${length}`,
+        'the Authorization header may be given only once',
+      ],
+      [
+        'two Authorization headers, the second valid',
+        `Host: x\r\n${OTHER_KEY}${KEY}${json}${length}`,
+        'the Authorization header may be given only once',
+      ],
+      [
+        'two Content-Type headers',
+        `Host: x\r\n${KEY}${json}Content-Type: text/plain\r\n${length}`,
+        'the Content-Type header may be given only once',
+      ],
+      [
+        'two Idempotency-Key headers',
+        `Host: x\r\n${KEY}Idempotency-Key: a\r\nIdempotency-Key: b\r\n${json}${length}`,
+        'the Idempotency-Key header may be given only once',
+      ],
+      [
+        'a Content-Type with two charsets',
+        `Host: x\r\n${KEY}Content-Type: application/json; charset=utf-8; Charset=latin1\r\n${length}`,
+        'Content-Type gives its charset parameter twice',
+      ],
+    ])('answers %s 400 bad_request', async (_what, headers, message) => {
+      const [response] = await exchange(port, `POST /v1/pets HTTP/1.1\r\n${headers}\r\n${body}`, 1);
+      expectErrorAnswer(response, errorBody(400, 'bad_request', message));
+      const listed = await t.http().get('/v1/pets?limit=100').set(AUTH);
+      expect(listed.text).not.toContain('Twice');
+    });
+
+    it.each([
+      ['at the top', '{"name":"Twice","name":"Once","categoryId":1}'],
+      ['in an unknown property', '{"name":"Twice","categoryId":1,"x":{"a":1,"a":2}}'],
+      ['with an escape', '{"name":"Twice","n\\u0061me":"Once","categoryId":1}'],
+    ])('answers a body with the same key twice %s 400 malformed_json', async (_what, payload) => {
+      const response = await t.http().post('/v1/pets').set(AUTH).set('content-type', 'application/json').send(payload);
+      expect([response.status, response.headers['content-type'], response.body]).toEqual([
+        400,
+        JSON_CONTENT_TYPE,
+        errorBody(400, 'malformed_json', 'request body gives the same key twice in one object'),
+      ]);
+      const listed = await t.http().get('/v1/pets?limit=100').set(AUTH);
+      expect(listed.text).not.toContain('Twice');
+    });
+
+    it.each([
+      ['a Host with a port', 'Host: localhost:3000'],
+      ['an IPv6 Host', 'Host: [::1]:3000'],
+      ['two Accept headers (a list)', 'Host: x\r\nAccept: application/json\r\nAccept: */*'],
+    ])('serves %s', async (_what, headers) => {
+      const [response] = await exchange(port, `GET /v1/pets?limit=1 HTTP/1.1\r\n${headers}\r\n${KEY}\r\n`, 1);
+      expect(response.status).toBe(200);
+    });
+  });
+
   describe('names', () => {
     it.each(['Rex\u0085', 'Rex\u009f', 'Rex\u007f'])('refuses the control character in %j', async (name) => {
       const response = await t.http().post('/v1/pets').set(AUTH).send({ name, categoryId: 1 });

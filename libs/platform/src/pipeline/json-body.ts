@@ -24,6 +24,13 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const repeated = repeatedParameterOf(request.headers['content-type'] ?? '');
+    if (repeated) {
+      return done(
+        new AppError('invalid', PLATFORM_ERROR_CODES.badRequest, `Content-Type gives its ${repeated} parameter twice`),
+        undefined,
+      );
+    }
     const problem = unsupportedEncodingOf(request);
     if (problem) return done(new UnsupportedMediaTypeException(problem), undefined);
     const bytes = body as Buffer;
@@ -33,7 +40,8 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
         undefined,
       );
     }
-    if (depthOf(bytes) > MAX_JSON_DEPTH) {
+    const shape = shapeOf(bytes);
+    if (shape.depth > MAX_JSON_DEPTH) {
       return done(
         new AppError(
           'invalid',
@@ -44,7 +52,21 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
       );
     }
     const text = bytes.toString('utf8');
-    void parse(request, text, (error, body) => done(error, error ? body : withExactIntegers(text, body)));
+    void parse(request, text, (error, body) => {
+      if (error) return done(error, body);
+      // JSON.parse keeps the last of two equal keys: which one the client meant is anyone's guess (RFC 8259 4).
+      if (membersOf(body) < shape.members) {
+        return done(
+          new AppError(
+            'invalid',
+            PLATFORM_ERROR_CODES.malformedJson,
+            'request body gives the same key twice in one object',
+          ),
+          undefined,
+        );
+      }
+      done(null, withExactIntegers(text, body));
+    });
   });
 }
 
@@ -72,13 +94,18 @@ const BACKSLASH = 0x5c;
 const OPEN = new Set([0x5b, 0x7b]);
 const CLOSE = new Set([0x5d, 0x7d]);
 
+const COLON = 0x3a;
+
 /**
- * The deepest nesting of `[` and `{` in JSON text, outside strings. Bytes of
- * UTF-8 multi-byte characters are all above 0x7F, so scanning bytes is exact.
+ * The deepest nesting of `[` and `{` in JSON text, and how many object
+ * members it writes (a `:` outside strings is a member's, and nothing else).
+ * Bytes of UTF-8 multi-byte characters are all above 0x7F, so scanning bytes
+ * is exact.
  */
-function depthOf(bytes: Buffer): number {
+function shapeOf(bytes: Buffer): { depth: number; members: number } {
   let depth = 0;
   let deepest = 0;
+  let members = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i];
@@ -86,10 +113,38 @@ function depthOf(bytes: Buffer): number {
       if (byte === BACKSLASH) i++;
       else if (byte === QUOTE) inString = false;
     } else if (byte === QUOTE) inString = true;
+    else if (byte === COLON) members++;
     else if (OPEN.has(byte)) deepest = Math.max(deepest, ++depth);
     else if (CLOSE.has(byte)) depth--;
   }
-  return deepest;
+  return { depth: deepest, members };
+}
+
+/** How many members the objects of a parsed body have, all told: fewer than its text wrote when a key was repeated. */
+function membersOf(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += membersOf(item);
+    return count;
+  }
+  for (const key in value) count += 1 + membersOf((value as Record<string, unknown>)[key]);
+  return count;
+}
+
+/** A media-type parameter's name (RFC 9110 5.6.6), at each `;` that starts one. */
+const PARAMETER = /;\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=/g;
+
+/** The name of a parameter that `contentType` gives twice (`charset=utf-8; charset=latin1`), if any. */
+function repeatedParameterOf(contentType: string): string | undefined {
+  if (contentType.indexOf(';') === contentType.lastIndexOf(';')) return undefined;
+  const names = new Set<string>();
+  for (const [, name] of contentType.matchAll(PARAMETER)) {
+    const lower = name.toLowerCase();
+    if (names.has(lower)) return lower;
+    names.add(lower);
+  }
+  return undefined;
 }
 
 function unsupportedEncodingOf(request: FastifyRequest): string | undefined {

@@ -6,17 +6,12 @@ import { pathOf } from './request-state';
 
 /**
  * Refuses at once what no route will take, before a byte of its body is read:
- * an HTTP/1.1 request without `Host` (400), and an unknown path or method,
- * however its body is labelled (404, or 405 with `Allow`, from the error filter).
+ * an unknown path or method, however its body is labelled (404, or 405 with
+ * `Allow`, from the error filter).
  * A trailing slash is part of no route, on every path and for every method
  * (`/v1/pets/` would otherwise reach getPet with an empty id): 404.
  */
 export const refuseUnroutable: onRequestHookHandler = (request, _reply, done) => {
-  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-    return done(
-      new AppError('invalid', PLATFORM_ERROR_CODES.badRequest, 'an HTTP/1.1 request must carry a Host header'),
-    );
-  }
   if (request.is404) return done(new NotFoundException());
   const path = pathOf(request.url);
   if (path.length > 1 && path.endsWith('/')) {

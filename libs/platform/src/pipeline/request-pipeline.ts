@@ -23,6 +23,7 @@ import { parseJsonBodies } from './json-body';
 import { logRequest } from './log-request';
 import { servesOnlyItsOwnPort } from './management-routes';
 import { limitRate } from './rate-limit';
+import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
 import { declareRequestState } from './request-state';
@@ -54,6 +55,7 @@ export function installRequestPipeline(
   if (sendsSecurityHeaders(securityHeaders)) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
   // MANAGEMENT_PORT: health and metrics there alone, everything else on the API's port alone.
   if (config.management) fastify.addHook('onRequest', servesOnlyItsOwnPort);
+  fastify.addHook('onRequest', refuseMalformedHeaders);
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);
   fastify.addHook('onRequest', sendDeprecationHeaders);
