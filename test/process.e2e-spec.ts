@@ -149,6 +149,39 @@ describe('the service process', () => {
       const took = Date.now() - signalled;
       expect(took).toBeGreaterThanOrEqual(1400); // the delay was kept; exit 0 proves the grace was too
     });
+
+    it('waits 5 s by default in production, and logs the shutdown once, at info, never its refused readiness checks', async () => {
+      const service = await start({ NODE_ENV: 'production' });
+      const signalled = Date.now();
+      service.child.kill('SIGTERM');
+      await waitFor(() => service.output().includes('SIGTERM received: draining'), 'the service to take the signal');
+      for (let check = 0; check < 3; check++) expect((await raw(service.baseUrl, '/health/ready')).status).toBe(503);
+      expect(await service.exited).toBe(0);
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(4900);
+      const lines = service
+        .output()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { level: number; msg: string });
+      // An alert on warnings or errors does not fire on a deploy.
+      expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+      expect(lines.filter((line) => /shut|drain|stop|503/i.test(line.msg))).toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'SIGTERM received: draining (readiness now 503; closing in 5000 ms, grace 10000 ms)',
+        }),
+        expect.objectContaining({ level: 30, msg: 'stopped cleanly' }),
+      ]);
+    });
+
+    it('stops at once on SIGINT (Ctrl-C) in production, unless SHUTDOWN_DELAY_MS asks otherwise', async () => {
+      const service = await start({ NODE_ENV: 'production' });
+      service.child.kill('SIGINT');
+      expect(await service.exited).toBe(0);
+      expect(service.output()).toContain(
+        'SIGINT received: draining (readiness now 503; closing in 0 ms, grace 10000 ms)',
+      );
+    });
   });
 });
 

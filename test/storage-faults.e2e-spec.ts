@@ -157,6 +157,19 @@ describe.each([['-wal'], ['-wal and -shm']])('the SQLite %s file deleted under w
       const ready = await fetch(`${service.baseUrl}/health/ready`);
       expect(ready.status).toBe(503);
       expect(await ready.json()).toEqual(NOT_READY);
+      // A warning, not an error: the service is doing what it should (the cause was logged where it was found).
+      const readiness = () =>
+        service!
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"route":"/health/ready"'))
+          .map((line) => JSON.parse(line) as { level: number; res: { statusCode: number } });
+      await waitFor(() => readiness().some((line) => line.res.statusCode === 503), 'the refused readiness logged');
+      expect(
+        readiness()
+          .filter((line) => line.res.statusCode === 503)
+          .map((line) => line.level),
+      ).toEqual([40]);
     } finally {
       await writers.stop();
     }

@@ -22,7 +22,7 @@ describe('AppConfig.fromEnvironment', () => {
       publicBaseUrl: undefined,
       logLevel: 'info',
       shutdownGraceMs: 10_000,
-      shutdownDelayMs: 0,
+      shutdownDelayMs: { SIGTERM: 0, SIGINT: 0 },
       servers: { production: undefined, staging: undefined },
       rateLimitPerMinute: 3000,
       corsOrigins: [],
@@ -32,6 +32,23 @@ describe('AppConfig.fromEnvironment', () => {
     // The open-file limit less 64, at most 10,000 (1,000 where the limit is unknown).
     const limit = openFileLimit();
     expect(config.maxConnections).toBe(limit === undefined ? 1_000 : Math.min(10_000, limit - 64));
+  });
+
+  it.each([
+    ['development', {}, { SIGTERM: 0, SIGINT: 0 }],
+    ['test', {}, { SIGTERM: 0, SIGINT: 0 }],
+    // Behind a balancer by default: SIGTERM waits for it; Ctrl-C at a terminal still stops at once.
+    ['production', {}, { SIGTERM: 5000, SIGINT: 0 }],
+    ['production', { SHUTDOWN_DELAY_MS: '0' }, { SIGTERM: 0, SIGINT: 0 }],
+    ['development', { SHUTDOWN_DELAY_MS: '3000' }, { SIGTERM: 3000, SIGINT: 3000 }],
+  ])('delays a shutdown in %s with %j by %j', (nodeEnv, env, delays) => {
+    expect(AppConfig.fromEnvironment({ ...base(), NODE_ENV: nodeEnv, ...env }).shutdownDelayMs).toEqual(delays);
+  });
+
+  it('names the production default when SHUTDOWN_GRACE_MS leaves no room for it', () => {
+    expect(() => AppConfig.fromEnvironment({ ...base(), NODE_ENV: 'production', SHUTDOWN_GRACE_MS: '4000' })).toThrow(
+      'SHUTDOWN_DELAY_MS must be shorter than SHUTDOWN_GRACE_MS (5000 >= 4000: the default in production)',
+    );
   });
 
   it('defaults DATABASE_URL to ./data/petstore.sqlite', () => {
@@ -88,7 +105,7 @@ describe('AppConfig.fromEnvironment', () => {
       publicBaseUrl: 'https://api.example.com/petstore/v1',
       logLevel: 'warn',
       shutdownGraceMs: 2500,
-      shutdownDelayMs: 1500,
+      shutdownDelayMs: { SIGTERM: 1500, SIGINT: 1500 },
       servers: { production: 'https://api.example.com/petstore/v1', staging: 'https://staging.example.com/v1' },
       rateLimitPerMinute: 0,
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],

@@ -12,6 +12,16 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const ON_OFF = ['on', 'off'] as const;
 
+export type ShutdownSignal = 'SIGTERM' | 'SIGINT';
+
+/**
+ * SHUTDOWN_DELAY_MS when unset, on SIGTERM in production: the time a load
+ * balancer checking readiness every second or two takes to see two failures
+ * and stop sending (with the check's own timeout and some jitter), so that a
+ * rolling restart with the defaults loses no request (docs/operations.md).
+ */
+export const PRODUCTION_SHUTDOWN_DELAY_MS = 5_000;
+
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
@@ -38,8 +48,13 @@ export class AppConfig {
   readonly apiKeys: readonly string[];
   readonly logLevel: LogLevel;
   readonly shutdownGraceMs: number;
-  /** How long a shutdown keeps serving (readiness 503) before it stops accepting connections. */
-  readonly shutdownDelayMs: number;
+  /**
+   * How long a shutdown keeps serving (readiness 503) before it stops
+   * accepting connections, by the signal that started it: SHUTDOWN_DELAY_MS for
+   * both when set; otherwise, on SIGTERM in production,
+   * {@link PRODUCTION_SHUTDOWN_DELAY_MS}, and none on SIGINT (Ctrl-C).
+   */
+  readonly shutdownDelayMs: Readonly<Record<ShutdownSignal, number>>;
   /** The deployments the OpenAPI document lists as servers, each ending in `/v1`. */
   readonly servers: { readonly production?: string; readonly staging?: string };
   /** Requests per minute per API key; 0 turns rate limiting off. */
@@ -84,11 +99,13 @@ export class AppConfig {
       throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${headersMs} > ${requestMs})`);
     }
     const shutdownGraceMs = integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000);
-    const shutdownDelayMs = integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000);
+    const delaySet = raw(env, 'SHUTDOWN_DELAY_MS') !== undefined;
+    const defaultDelayMs = nodeEnv === 'production' ? PRODUCTION_SHUTDOWN_DELAY_MS : 0;
+    const shutdownDelayMs = integer(env, 'SHUTDOWN_DELAY_MS', defaultDelayMs, 0, 600_000);
     if (shutdownDelayMs >= shutdownGraceMs && shutdownDelayMs > 0) {
       throw new ConfigError(
         'SHUTDOWN_DELAY_MS',
-        `must be shorter than SHUTDOWN_GRACE_MS (${shutdownDelayMs} >= ${shutdownGraceMs})`,
+        `must be shorter than SHUTDOWN_GRACE_MS (${shutdownDelayMs} >= ${shutdownGraceMs}${delaySet ? '' : ': the default in production'})`,
       );
     }
     const apiKeyCacheSeconds = integer(env, 'API_KEY_CACHE_SECONDS', 10, 1, 30);
@@ -122,7 +139,8 @@ export class AppConfig {
       apiKeys: listOf(env, 'API_KEYS'),
       logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
       shutdownGraceMs,
-      shutdownDelayMs,
+      // Ctrl-C at a terminal stops at once, unless a delay was asked for.
+      shutdownDelayMs: { SIGTERM: shutdownDelayMs, SIGINT: delaySet ? shutdownDelayMs : 0 },
       rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 3_000, 0, 10_000_000),
       corsOrigins: corsOrigins(env),
       timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1, 600_000) },

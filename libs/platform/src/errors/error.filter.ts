@@ -89,6 +89,7 @@ export class ErrorFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const body = this.toErrorBody(exception, request, reply);
+    request.errorCode = body.code;
     if (body.code === CODES.internalError) {
       this.logger.error({
         msg: 'unexpected failure',

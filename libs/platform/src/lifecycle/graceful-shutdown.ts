@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { ServerResponse, Server } from 'node:http';
+import type { ShutdownSignal } from '../config/app-config';
 import { Drain } from './drain.service';
 
 /** How often the connections are looked at while the server stops. */
@@ -16,7 +17,7 @@ const QUIET_MS = 500;
 
 /**
  * On SIGTERM or SIGINT: readiness turns 503 at once and every response carries
- * `Connection: close`; after `delayMs` (time for load balancers to notice) the
+ * `Connection: close`; after the signal's `delayMs` (time for load balancers to notice) the
  * server stops accepting connections (a new one is refused before it sends
  * anything, which any client may retry), each connection in use closes after
  * its current answer, each one quiet for QUIET_MS is closed, and then the
@@ -27,7 +28,7 @@ const QUIET_MS = 500;
  */
 export function installGracefulShutdown(
   app: NestFastifyApplication,
-  { graceMs, delayMs }: { graceMs: number; delayMs: number },
+  { graceMs, delayMs }: { graceMs: number; delayMs: Readonly<Record<ShutdownSignal, number>> },
 ): void {
   const logger = new Logger('Shutdown');
   const server = app.getHttpServer() as Server;
@@ -37,16 +38,17 @@ export function installGracefulShutdown(
     socket.once('close', () => connections.delete(socket));
   });
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: ShutdownSignal) => {
     if (stopping) return;
     stopping = true;
-    logger.log(`${signal} received: draining (readiness now 503; closing in ${delayMs} ms, grace ${graceMs} ms)`);
+    const delay = delayMs[signal];
+    logger.log(`${signal} received: draining (readiness now 503; closing in ${delay} ms, grace ${graceMs} ms)`);
     setTimeout(() => {
       logger.error(`still busy after ${graceMs} ms: exiting`);
       process.exit(1);
     }, graceMs).unref();
     app.get(Drain).begin();
-    new Promise((resolve) => setTimeout(resolve, delayMs))
+    new Promise((resolve) => setTimeout(resolve, delay))
       .then(() => {
         // http.Server#close() would also close every idle connection at once, a fresh one whose request is on
         // its way included: stop listening only, and let the connections end as described above.

@@ -1,5 +1,6 @@
 import type { onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
+import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { RefusalLog } from '../logging/refusal-log';
 import { pathOf, routeTemplateOf } from './request-state';
 
@@ -13,12 +14,25 @@ import { pathOf, routeTemplateOf } from './request-state';
  * (docs/decisions/0006-request-log-without-pino-http.md). Lines about
  * refused requests are bounded (RefusalLog): a client cannot fill the log.
  */
+/**
+ * 5xx answers that are the service doing what it should, logged below
+ * `error` so that an alert on the error rate does not fire on every deploy:
+ * readiness during a shutdown (`debug`: the shutdown says so once, at `info`,
+ * as it starts) and readiness while the database or the keys cannot be read
+ * (`warn`: the cause is logged where it was found).
+ */
+const LEVEL_OF_UNAVAILABLE: Readonly<Record<string, 'debug' | 'warn'>> = {
+  [PLATFORM_ERROR_CODES.shuttingDown]: 'debug',
+  [PLATFORM_ERROR_CODES.notReady]: 'warn',
+};
+
 export function logRequest(logger: Logger): onResponseHookHandler {
   const refusals = RefusalLog.of(logger);
   return (request, reply, done) => {
     done();
     const failed = reply.statusCode >= 500;
-    if (!logger.isLevelEnabled(failed ? 'error' : 'info') || !refusals.admits(reply.statusCode)) return;
+    const level = failed ? (LEVEL_OF_UNAVAILABLE[request.errorCode ?? ''] ?? 'error') : 'info';
+    if (!logger.isLevelEnabled(level) || !refusals.admits(reply.statusCode)) return;
     const line = {
       reqId: request.id,
       req: { id: request.id, method: request.method, path: pathOf(request.url) },
@@ -27,7 +41,6 @@ export function logRequest(logger: Logger): onResponseHookHandler {
       res: { statusCode: reply.statusCode },
       responseTime: Math.round(reply.elapsedTime * 100) / 100,
     };
-    if (failed) logger.error(line, 'request failed');
-    else logger.info(line, 'request completed');
+    logger[level](line, failed ? 'request failed' : 'request completed');
   };
 }

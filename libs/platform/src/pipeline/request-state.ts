@@ -9,6 +9,8 @@ declare module 'fastify' {
      * requests. Read by the rate limit, idempotency, the log line and metrics.
      */
     caller: string | undefined;
+    /** The `code` of the Error answer, set by the error filter; `undefined` otherwise. Read by the log line. */
+    errorCode: string | undefined;
   }
 }
 
@@ -18,6 +20,7 @@ declare module 'fastify' {
  */
 export function declareRequestState(fastify: FastifyInstance): void {
   fastify.decorateRequest('caller', undefined);
+  fastify.decorateRequest('errorCode', undefined);
 }
 
 /** The route template a request matched (`/v1/things/:thingId`), or `unmatched`: a bounded label for logs and metrics. */
