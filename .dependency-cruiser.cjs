@@ -12,6 +12,8 @@ const { join } = require('node:path');
 const SOURCE = { pathNot: ['\\.spec\\.ts$', '\\.e2e-spec\\.ts$', '^libs/[^/]+/test/'] };
 /** The framework-free entry point of the platform's errors, which domains may use. */
 const PLATFORM_ERRORS = '^libs/platform/src/errors/(index|app-error)\\.ts$';
+/** The platform's framework-free entry points: its errors, and the ports application layers may use (UnitOfWork). */
+const PLATFORM_PLAIN = '^libs/platform/src/(errors/(index|app-error)|ports/(index|unit-of-work))\\.ts$';
 
 /**
  * The modules under `libs/` (of the tree being cruised) and the modules each
@@ -61,19 +63,19 @@ module.exports = {
       to: { pathNot: ['^libs/$1/src/domain/', PLATFORM_ERRORS] },
     },
     {
-      name: 'platform-errors-are-plain-typescript',
-      comment: 'The error classes domains extend import nothing else.',
+      name: 'platform-plain-entries-are-plain-typescript',
+      comment: 'The error classes domains extend, and the ports application layers use, import nothing else.',
       severity: 'error',
-      from: { path: PLATFORM_ERRORS },
-      to: { pathNot: PLATFORM_ERRORS },
+      from: { path: PLATFORM_PLAIN },
+      to: { pathNot: PLATFORM_PLAIN },
     },
     {
       name: 'application-uses-only-its-domain',
       comment:
-        "Application services speak domain types only: no framework, ORM, HTTP or infrastructure. Node's own modules (node:crypto) are the runtime, not a framework.",
+        "Application services speak domain types only, and the platform's plain ports (UnitOfWork): no framework, ORM, HTTP or infrastructure. Node's own modules (node:crypto) are the runtime, not a framework.",
       severity: 'error',
       from: { path: '^libs/([^/]+)/src/application/', ...SOURCE },
-      to: { pathNot: ['^libs/$1/src/(application|domain)/', PLATFORM_ERRORS], dependencyTypesNot: ['core'] },
+      to: { pathNot: ['^libs/$1/src/(application|domain)/', PLATFORM_PLAIN], dependencyTypesNot: ['core'] },
     },
     {
       name: 'http-does-not-reach-infrastructure',
@@ -91,12 +93,13 @@ module.exports = {
     },
     {
       name: 'modules-meet-through-their-index',
-      comment: "Another module is reached only through its index.ts (and the platform's errors entry point).",
+      comment:
+        "Another module is reached only through its index.ts (and the platform's errors and ports entry points).",
       severity: 'error',
       from: { path: '^libs/([^/]+)/', ...SOURCE },
       to: {
         path: '^libs/',
-        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/errors/index\\.ts$'],
+        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/(errors|ports)/index\\.ts$'],
       },
     },
     {

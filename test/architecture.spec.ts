@@ -59,8 +59,9 @@ describe('architecture rules', () => {
       'modules-use-only-what-they-declare: libs/ring-b/src/index.ts -> libs/ring-a/src/index.ts',
       'modules-use-only-what-they-declare: libs/shop/src/undeclared.ts -> libs/other/src/index.ts',
       'no-cycles-between-modules: libs/ring-a/src/index.ts -> libs/ring-b/src/index.ts',
-      'platform-errors-are-plain-typescript: libs/platform/src/errors/app-error.ts -> @nestjs/common',
       'platform-knows-no-feature: libs/platform/src/knows-a-feature.ts -> libs/shop/src/index.ts',
+      'platform-plain-entries-are-plain-typescript: libs/platform/src/errors/app-error.ts -> @nestjs/common',
+      'platform-plain-entries-are-plain-typescript: libs/platform/src/ports/unit-of-work.ts -> @nestjs/common',
     ]);
   });
 

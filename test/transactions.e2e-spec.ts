@@ -1,7 +1,10 @@
+import { PetCatalog } from '@app/pets';
 import { databaseSettingsOf, openDatabase, type SqlClient } from '@app/platform';
+import { UnitOfWork } from '@app/platform/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
 import { DATABASE_KINDS, type TestDatabase } from './support/databases';
+import { AUTH, startTestApp, type TestApp } from './support/test-app';
 
 /**
  * The promise SqlClient.transaction() makes a module author, on every database
@@ -121,6 +124,63 @@ for (const kind of DATABASE_KINDS) {
           expect(await namesLike('never-serialized')).toEqual([]);
         });
       }
+    },
+  );
+}
+
+/**
+ * Writing across modules as an application service does it (docs/extending.md,
+ * "Writing across modules"): the platform's UnitOfWork port, and another
+ * module's facade whose write is a compare-and-set. A race to copy into a
+ * module's own suite.
+ */
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `a UnitOfWork over another module's facade, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let t: TestApp;
+      let unitOfWork: UnitOfWork;
+      let catalog: PetCatalog;
+      beforeAll(async () => {
+        t = await startTestApp({ kind });
+        unitOfWork = t.app.get(UnitOfWork);
+        catalog = t.app.get(PetCatalog);
+      });
+      afterAll(() => t?.close());
+
+      const addPet = async (name: string) => {
+        const created = await t.http().post('/v1/pets').set(AUTH).send({ name, categoryId: 1, status: 'available' });
+        expect(created.status).toBe(201);
+        return { id: BigInt(created.body.id), path: created.headers.location as string };
+      };
+      const statusAt = async (path: string) => (await t.http().get(path).set(AUTH)).body.status;
+
+      it('lets exactly one of eight same-tick reservations of one pet win', async () => {
+        const pet = await addPet('Reserved once');
+        const place = () => unitOfWork.run(() => catalog.reserve(pet.id));
+        const won = await Promise.all(Array.from({ length: 8 }, place));
+        expect([...won].sort()).toEqual([false, false, false, false, false, false, false, true]);
+        expect(await statusAt(pet.path)).toBe('pending');
+      });
+
+      it("undoes another module's write when the unit of work fails after it, and keeps it when it succeeds", async () => {
+        const pet = await addPet('Reserved, then not');
+        const failing = unitOfWork.run(async () => {
+          expect(await catalog.reserve(pet.id)).toBe(true);
+          // The consumer's own write fails (its order refused): the reservation goes with it.
+          throw new Error('the order could not be placed');
+        });
+        await expect(failing).rejects.toThrow('the order could not be placed');
+        expect(await statusAt(pet.path)).toBe('available');
+        // A unit of work inside another joins it: both reservations' fates are the outer one's.
+        const outcome = await unitOfWork.run(async () => [
+          await catalog.reserve(pet.id),
+          await unitOfWork.run(() => catalog.release(pet.id)),
+          await catalog.reserve(pet.id),
+        ]);
+        expect(outcome).toEqual([true, true, true]);
+        expect(await statusAt(pet.path)).toBe('pending');
+      });
     },
   );
 }

@@ -1,5 +1,6 @@
 import { isPetId } from '../domain/pet';
 import { PetRepository } from '../domain/pet.repository';
+import { PetStatus } from '../domain/pet-status';
 
 /**
  * What other modules may ask of the catalogue, and nothing more: a narrow
@@ -15,5 +16,21 @@ export class PetCatalog {
   /** Whether a pet with this id is in the catalogue. */
   async exists(id: bigint): Promise<boolean> {
     return isPetId(id) && (await this.pets.findById(id)) !== undefined;
+  }
+
+  /**
+   * Reserves an available pet (available to pending): true for the one caller
+   * that reserved it, false when it is not available (taken meanwhile, never
+   * available, or no such pet). One conditional write, so two same-tick
+   * reservations never both win; inside a UnitOfWork it commits or is undone
+   * with the consumer's own writes (an order placed for it).
+   */
+  reserve(id: bigint): Promise<boolean> {
+    return this.pets.changeStatus(id, PetStatus.Available, PetStatus.Pending);
+  }
+
+  /** Gives a reserved pet back (pending to available): true when this call did. */
+  release(id: bigint): Promise<boolean> {
+    return this.pets.changeStatus(id, PetStatus.Pending, PetStatus.Available);
   }
 }

@@ -1,5 +1,6 @@
 import { Pet, type NewPet } from './pet';
 import { PetRepository, type PetListQuery } from './pet.repository';
+import type { PetStatus } from './pet-status';
 
 /**
  * The pet store in memory, for the unit tests of the application layer: one
@@ -28,5 +29,13 @@ export class InMemoryPetRepository extends PetRepository {
     return this.pets
       .filter((pet) => (!query.status || pet.status === query.status) && pet.id > query.after)
       .slice(0, query.limit);
+  }
+
+  async changeStatus(id: bigint, from: PetStatus, to: PetStatus): Promise<boolean> {
+    const index = this.pets.findIndex((pet) => pet.id === id && pet.status === from);
+    if (index === -1) return false;
+    const { name, categoryId } = this.pets[index];
+    this.pets[index] = Pet.restore(id, { name, categoryId, status: to });
+    return true;
   }
 }

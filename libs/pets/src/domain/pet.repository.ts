@@ -18,4 +18,11 @@ export abstract class PetRepository {
   abstract findById(id: bigint): Promise<Pet | undefined>;
   /** Pets by ascending id after `after`, at most `limit`, only those with `status` when given (keyset, never OFFSET). */
   abstract list(query: PetListQuery): Promise<Pet[]>;
+  /**
+   * Moves the pet from status `from` to `to` if it has `from` now, in one
+   * conditional write: true for the one caller that moved it, false for every
+   * other (another got there first, or no pet has the id). An invariant kept
+   * this way needs no read first, so no transaction to hold the two together.
+   */
+  abstract changeStatus(id: bigint, from: PetStatus, to: PetStatus): Promise<boolean>;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SqlClient } from '@app/platform';
 import { Pet, type NewPet } from '../domain/pet';
 import { PetRepository, type PetListQuery } from '../domain/pet.repository';
+import type { PetStatus } from '../domain/pet-status';
 import { PetMapper } from './pet.mapper';
 import type { PetRecord } from './pet.record';
 
@@ -19,7 +20,7 @@ const COLUMNS = 'CAST(id AS TEXT) AS id, name, CAST(category_id AS TEXT) AS "cat
  */
 @Injectable()
 export class TypeOrmPetRepository extends PetRepository {
-  private readonly sql: { insert: string; byId: string; all: string; byStatus: string };
+  private readonly sql: { insert: string; byId: string; all: string; byStatus: string; changeStatus: string };
 
   constructor(private readonly db: SqlClient) {
     super();
@@ -32,6 +33,8 @@ export class TypeOrmPetRepository extends PetRepository {
       byStatus: dialect.statement(
         `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND pets.id > $2 ORDER BY pets.id LIMIT $3`,
       ),
+      // Compare and set: the row changes only if it still has the status the caller expects.
+      changeStatus: dialect.statement('UPDATE pets SET status = $3 WHERE id = $1 AND status = $2'),
     };
   }
 
@@ -42,6 +45,11 @@ export class TypeOrmPetRepository extends PetRepository {
   }
 
   // Ids are bound as decimal text, which both databases compare as the integer it spells (and index lookups stay).
+  async changeStatus(id: bigint, from: PetStatus, to: PetStatus): Promise<boolean> {
+    const { changed } = await this.db.write(this.sql.changeStatus, [String(id), from.value, to.value]);
+    return changed === 1;
+  }
+
   async findById(id: bigint): Promise<Pet | undefined> {
     const rows = await this.db.read<PetRecord>(this.sql.byId, [String(id)]);
     return rows.length > 0 ? PetMapper.toDomain(rows[0]) : undefined;

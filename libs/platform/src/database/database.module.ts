@@ -6,6 +6,7 @@ import { ConfigError } from '../config/config.error';
 import type { Feature } from '../features/feature';
 import { isReadOnly } from './database-errors';
 import { dataSourceOptions } from './data-source-options';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { SqlClient } from './sql-client';
 import { useRowidKeys } from './rowid-keys';
 import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
@@ -19,7 +20,8 @@ import { IdempotencyRecord } from '../idempotency/idempotency.record';
  * The one database connection of the application, from `DATABASE_URL`, with
  * the schema every feature's migrations make and the entities every feature
  * declares (`defineFeature({ entities })`): modules reach them through
- * `SqlClient.repository(Entity)`.
+ * `SqlClient.repository(Entity)`. The SqlClient is also the application
+ * layers' UnitOfWork.
  */
 @Global()
 @Module({})
@@ -42,8 +44,8 @@ export class DatabaseModule {
           dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions),
         }),
       ],
-      providers: [SqlClient],
-      exports: [SqlClient],
+      providers: [SqlClient, { provide: UnitOfWork, useExisting: SqlClient }],
+      exports: [SqlClient, UnitOfWork],
     };
   }
 }

@@ -3,6 +3,7 @@ import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nest
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityTarget, type ObjectLiteral, type QueryRunner, type Repository } from 'typeorm';
+import type { UnitOfWork } from '../ports/unit-of-work';
 import { isSerializationFailure } from './database-errors';
 import type { GuardedSqlite3 } from './guarded-sqlite3';
 import { SqlDialect } from './sql-dialect';
@@ -34,7 +35,7 @@ export const TRANSACTION_ATTEMPTS = 5;
  * repository needs no transaction parameter.
  */
 @Injectable()
-export class SqlClient implements OnModuleInit, OnApplicationShutdown {
+export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdown {
   readonly dialect: SqlDialect;
   private readonly current = new AsyncLocalStorage<QueryRunner>();
   /** SQLite: the writing connection, and the writes' one path to it. */
@@ -121,6 +122,11 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
       }
     }
+  }
+
+  /** UnitOfWork: {@link transaction}, for application layers, which see the port and not the client. */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.transaction(work);
   }
 
   private async postgresTransaction<T>(work: () => Promise<T>): Promise<T> {
