@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
@@ -119,5 +119,46 @@ describe('nest-cli.json', () => {
       expect(readdirSync(resolve(ROOT, project.root))).toContain('src');
       expect(readFileSync(resolve(ROOT, project.compilerOptions.tsConfigPath), 'utf8')).toContain('"extends"');
     }
+  });
+});
+
+describe("each library's index.ts", () => {
+  /** The names an index.ts exports (`export { a, b as c }`, `export type {...}`, `export const d`). */
+  const exportsOf = (text: string) => [
+    ...[...text.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((match) =>
+      match[1]
+        .split(',')
+        .map((name) =>
+          name
+            .trim()
+            .split(/\s+as\s+/)
+            .at(-1)!,
+        )
+        .filter(Boolean),
+    ),
+    ...[...text.matchAll(/^export (?:const|class|function|abstract class) (\w+)/gm)].map((match) => match[1]),
+  ];
+  const SKIPPED = /^(node_modules|dist|coverage|\.git|test\/fixtures)$/;
+  /** Every source file of the tree outside `libs/<name>/`: the app, the other libraries, tests, bench, scripts. */
+  const sourcesOutside = (name: string, folder = ROOT): string[] =>
+    readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(folder, entry.name);
+      const relativePath = relative(ROOT, path);
+      if (entry.isDirectory()) {
+        return SKIPPED.test(relativePath) || relativePath === `libs/${name}` ? [] : sourcesOutside(name, path);
+      }
+      return /\.(ts|mjs|cjs|tpl)$/.test(entry.name) ? [path] : [];
+    });
+
+  const libraries = readdirSync(resolve(ROOT, 'libs'));
+  it.each(libraries)('of %s exports only what is used outside it, or what docs/extending.md offers modules', (name) => {
+    const index = readFileSync(resolve(ROOT, 'libs', name, 'src/index.ts'), 'utf8');
+    const elsewhere = [
+      ...sourcesOutside(name).map((file) => readFileSync(file, 'utf8')),
+      readFileSync(resolve(ROOT, 'docs/extending.md'), 'utf8'),
+    ].join('\n');
+    const unused = exportsOf(index).filter((exported) => !new RegExp(`\\b${exported}\\b`).test(elsewhere));
+    expect(exportsOf(index).length).toBeGreaterThan(0);
+    expect(unused).toEqual([]);
   });
 });

@@ -7,13 +7,9 @@ import { ApiKeyRecord } from './infrastructure/api-key.record';
 import { AUTH_MIGRATIONS } from './infrastructure/migrations';
 
 export { ApiKeyVerifier } from './application/api-key.verifier';
-export type { Caller } from './application/api-key.verifier';
-export { API_KEY_PREFIX } from './application/api-key-material';
-export { AUTH_REALM } from './http/bearer-authenticator';
 export { runKeysCommand } from './cli/keys.command';
 // `@Public()` lives in the platform (health and metrics use it); re-exported here where readers look for it.
 export { Public } from '@app/platform';
-export { AUTH_ERROR_CODES, AuthModule };
 
 /** The module as the feature registry lists it. */
 export const authFeature = defineFeature({

@@ -6,7 +6,7 @@ import { PetRecord } from './infrastructure/pet.record';
 import { PetsModule } from './pets.module';
 
 export { PetCatalog } from './application/pet-catalog';
-export { PET_ERROR_CODES, PetsModule };
+export { PetsModule };
 
 /** The module as the feature registry lists it. */
 export const petsFeature = defineFeature({

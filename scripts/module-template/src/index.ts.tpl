@@ -1,11 +1,10 @@
-// The __things-kebab__ module's public surface: what the app and other modules may use.
+// The __things-kebab__ module's public surface: what the app and other modules may use, and nothing else (a test
+// fails on an export nothing outside the module imports). Export a facade here when another module needs one.
 import { defineFeature } from '@app/platform';
 import { __THING___ERROR_CODES } from './domain/__thing-kebab__.errors';
 import { __Thing__Record } from './infrastructure/__thing-kebab__.record';
 import { __THINGS___MIGRATIONS } from './infrastructure/migrations';
 import { __Things__Module } from './__things-kebab__.module';
-
-export { __THING___ERROR_CODES, __Things__Module };
 
 /** The module as the feature registry lists it. */
 export const __things__Feature = defineFeature({
