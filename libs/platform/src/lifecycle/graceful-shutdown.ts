@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Server as NetServer, type Socket } from 'node:net';
-import type { ServerResponse, Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
+import type { Server } from 'node:http';
 import type { ShutdownSignal } from '../config/app-config';
 import { Drain } from './drain.service';
+import { OpenConnections } from './open-connections';
 
 /** How often the connections are looked at while the server stops. */
 const SWEEP_MS = 50;
@@ -32,11 +33,7 @@ export function installGracefulShutdown(
 ): void {
   const logger = new Logger('Shutdown');
   const server = app.getHttpServer() as Server;
-  const connections = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    connections.add(socket);
-    socket.once('close', () => connections.delete(socket));
-  });
+  const connections = OpenConnections.of(server);
   let stopping = false;
   const stop = (signal: ShutdownSignal) => {
     if (stopping) return;
@@ -72,21 +69,13 @@ export function installGracefulShutdown(
 }
 
 /** Resolves once every connection has ended, closing those quiet for QUIET_MS with no answer in progress. */
-function closedWhenQuiet(connections: Set<Socket>): Promise<void> {
-  const seen = new Map<Socket, { moved: number; at: number }>();
+function closedWhenQuiet(connections: OpenConnections): Promise<void> {
   return new Promise((resolve) => {
     const sweep = () => {
       const now = Date.now();
       for (const socket of connections) {
-        const moved = socket.bytesRead + socket.bytesWritten;
-        const last = seen.get(socket);
-        if (!last || last.moved !== moved) {
-          seen.set(socket, { moved, at: now });
-          continue;
-        }
-        // Node's HTTP server sets `_httpMessage` while a response is in progress on the socket.
-        const answering = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-        if (!answering && now - last.at >= QUIET_MS) socket.destroy();
+        const quiet = now - connections.lastMovedAt(socket, now) >= QUIET_MS;
+        if (quiet && !OpenConnections.responseOn(socket)) connections.close(socket);
       }
       if (connections.size === 0) return resolve();
       setTimeout(sweep, SWEEP_MS);

@@ -1,16 +1,9 @@
-import type { ServerResponse, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { OpenConnections } from '../lifecycle/open-connections';
 
 /** A connection younger than this is never shed, nor one that moved a byte in the last this long. */
 const GRACE_MS = 250;
-
-/** What a shedding pass last saw of a connection, to tell a stalled one from a busy one. */
-interface Seen {
-  openedAt: number;
-  /** Bytes read from the client plus bytes the kernel took from us, at `at`. */
-  moved: number;
-  at: number;
-}
 
 /**
  * At most `max` open connections, so that a flood of connections cannot use
@@ -30,7 +23,7 @@ interface Seen {
 export function limitConnections(server: Server, max: number): void {
   server.maxConnections = max;
   const shedAbove = Math.floor(max * 0.9);
-  const open = new Map<Socket, Seen>();
+  const open = OpenConnections.of(server);
   let pending: NodeJS.Timeout | undefined;
   const shed = () => {
     pending = undefined;
@@ -39,35 +32,27 @@ export function limitConnections(server: Server, max: number): void {
     // The connections too young to shed now may be idle or stalled ones in a moment.
     if (open.size > shedAbove) pending ??= setTimeout(shed, GRACE_MS).unref();
   };
-  server.on('connection', (socket: Socket) => {
-    const now = Date.now();
-    open.set(socket, { openedAt: now, moved: 0, at: now });
-    socket.once('close', () => open.delete(socket));
+  // After the registry's own listener: the new connection is counted.
+  server.on('connection', () => {
     if (open.size > shedAbove) shed();
   });
   server.on('drop', shed);
 }
 
-function shedIdleOrStalled(open: Map<Socket, Seen>, keep: number): void {
+function shedIdleOrStalled(open: OpenConnections, keep: number): void {
   const now = Date.now();
-  const sheddable: Array<[Socket, Seen]> = [];
-  for (const [socket, seen] of open) {
-    const moved = socket.bytesRead + socket.bytesWritten - socket.writableLength;
-    if (moved !== seen.moved) {
-      seen.moved = moved;
-      seen.at = now;
-    }
-    if (now - seen.openedAt <= GRACE_MS) continue;
-    // Node's HTTP server sets `_httpMessage` while a response is in progress on the socket.
-    const response = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  const sheddable: Array<[Socket, number]> = [];
+  for (const socket of open) {
+    const movedAt = open.lastMovedAt(socket, now);
+    if (open.ageOf(socket, now) <= GRACE_MS) continue;
+    const response = OpenConnections.responseOn(socket);
     const waitingOnClient = socket.writableLength > 0 || response?.req?.complete === false;
-    if (!response || (waitingOnClient && now - seen.at > GRACE_MS)) sheddable.push([socket, seen]);
+    if (!response || (waitingOnClient && now - movedAt > GRACE_MS)) sheddable.push([socket, movedAt]);
   }
   // The longest without a byte first: a health checker's kept-alive connection, busy every few seconds, goes last.
-  sheddable.sort(([, a], [, b]) => a.at - b.at);
+  sheddable.sort(([, a], [, b]) => a - b);
   for (const [socket] of sheddable) {
     if (open.size <= keep) return;
-    open.delete(socket);
-    socket.destroy();
+    open.close(socket);
   }
 }
