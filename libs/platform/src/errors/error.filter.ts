@@ -10,7 +10,7 @@ import { pathOf } from '../pipeline/request-state';
 import { RouteIndex } from '../http/route-index';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 import { AppError } from './app-error';
-import type { ErrorBody } from './error-body';
+import { sendError, type ErrorBody } from './error-body';
 import { PLATFORM_ERROR_CODES as CODES, RETRY_AFTER_SECONDS, STATUS_OF_KIND } from './error-catalogue';
 
 /** The code of a 4xx that reached us without a more specific one. */
@@ -98,7 +98,7 @@ export class ErrorFilter implements ExceptionFilter {
         path: pathOf(request.url),
       });
     }
-    reply.status(body.status).header('content-type', 'application/json; charset=utf-8').send(body);
+    sendError(reply, body);
   }
 
   private toErrorBody(exception: unknown, request: FastifyRequest, reply: FastifyReply): ErrorBody {

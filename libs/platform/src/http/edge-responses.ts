@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type { ErrorBody } from '../errors/error-body';
+import { JSON_CONTENT_TYPE, type ErrorBody } from '../errors/error-body';
 import { PLATFORM_ERROR_CODES as CODES } from '../errors/error-catalogue';
 import { RefusalLog } from '../logging/refusal-log';
 import { requestIdOf } from '../pipeline/request-id';
@@ -112,7 +112,7 @@ export class EdgeResponses {
     return {
       ...this.securityHeaders,
       'x-request-id': id,
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': JSON_CONTENT_TYPE,
       'content-length': String(Buffer.byteLength(json)),
     };
   }

@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
+import { sendError } from '../errors/error-body';
 import { fastifyErrorBody } from '../errors/error.filter';
 import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
@@ -50,12 +51,7 @@ export async function createHttpApplication(
     // hook or filter runs: answer those in the contract's shape too.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const body = fastifyErrorBody(error);
-      void reply
-        .code(body.status)
-        .headers(securityHeaders.api)
-        .header('x-request-id', request.id)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send(body);
+      sendError(reply.headers(securityHeaders.api).header('x-request-id', request.id), body);
       edge.recordRouterAnswer(request.id, request.method, request.url, body);
     },
     // Slow or stalled clients are cut off without holding the others up. Node

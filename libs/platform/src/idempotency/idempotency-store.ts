@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { SqlClient } from '../database/sql-client';
 import { AppError } from '../errors/app-error';
+import { JSON_CONTENT_TYPE } from '../errors/error-body';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 
 /** Whose request, under which key, with which content. */
@@ -142,7 +143,7 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
       const recorded = await this.find(scope);
       throw recorded ? new RecordedMeanwhile(recorded) : new Error('no live record, yet the record changed no row');
     }
-    reply.type('application/json; charset=utf-8');
+    reply.type(JSON_CONTENT_TYPE);
     return body;
   }
 
@@ -193,7 +194,7 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
     if (recorded.location !== null) reply.header('location', recorded.location);
     else reply.removeHeader('location');
     reply.header('idempotent-replayed', 'true');
-    reply.type('application/json; charset=utf-8');
+    reply.type(JSON_CONTENT_TYPE);
     return recorded.body;
   }
 
