@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * npm run generate:module -- <name> [--entity <singular>]
+ * npm run generate:module -- <name> [--entity <singular>] [--path <route>]
  *
  * Writes a new feature module under libs/<name>/ from scripts/module-template/
  * (a neutral skeleton: an entity with a closed status value object, its
  * repository port and TypeORM repository with a migration, an application
  * service, a controller with class-validator DTOs, unit tests, an e2e suite and
- * the module's README), then adds its line to the feature registry. The result
+ * the module's README), then adds its line to the feature registry. Its routes
+ * are served at /v1/<name>, or at /v1/<route> with --path (`store/orders`). The result
  * compiles, passes `npm run lint` and its own tests as it is
  * (test/slow/generator.e2e-spec.ts proves it).
  */
@@ -34,13 +35,19 @@ function fail(message) {
 function parseArguments(args) {
   const positional = [];
   let entity;
+  let path;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--entity') entity = args[++i];
+    else if (args[i] === '--path') path = args[++i];
     else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
     else positional.push(args[i]);
   }
-  if (positional.length !== 1) fail('usage: npm run generate:module -- <name> [--entity <singular>]   (e.g. orders)');
-  return { name: positional[0], entity };
+  if (positional.length !== 1) {
+    fail(
+      'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>]   (e.g. orders --path store/orders)',
+    );
+  }
+  return { name: positional[0], entity, path };
 }
 
 /** English plural to singular for the usual cases; anything else needs --entity. */
@@ -58,10 +65,13 @@ function names(kebab) {
   return { kebab, pascal, camel: pascal[0].toLowerCase() + pascal.slice(1), snake, upper: snake.toUpperCase() };
 }
 
-const { name, entity = singular(name) } = parseArguments(process.argv.slice(2));
+const { name, entity = singular(name), path: route = name } = parseArguments(process.argv.slice(2));
 if (!KEBAB.test(name)) fail(`"${name}" is not a kebab-case name such as orders or gift-cards`);
 if (!entity) fail(`cannot tell the singular of "${name}": give it with --entity <singular>`);
 if (!KEBAB.test(entity)) fail(`"${entity}" is not a kebab-case name such as order or gift-card`);
+if (!route.split('/').every((segment) => KEBAB.test(segment))) {
+  fail(`"${route}" is not a path of kebab-case segments such as orders or store/orders`);
+}
 if (name === 'platform' || existsSync(join(ROOT, 'libs', name))) fail(`libs/${name} exists already`);
 const plural = names(name);
 const one = names(entity);
@@ -92,10 +102,11 @@ const tokens = {
   THINGS: plural.upper,
   THING: one.upper,
   TIMESTAMP: String(Date.now()),
+  route,
 };
 const fill = (text) =>
   text.replace(
-    /__(things-kebab|thing-kebab|things_snake|thing_snake|a_thing|A_thing|Things|Thing|things|thing|THINGS|THING|TIMESTAMP)__/g,
+    /__(things-kebab|thing-kebab|things_snake|thing_snake|a_thing|A_thing|Things|Thing|things|thing|THINGS|THING|TIMESTAMP|route)__/g,
     (_, token) => tokens[token],
   );
 
@@ -124,4 +135,4 @@ console.log(`Wrote libs/${name}/ (${written.length} files) and its line in ${rel
 for (const file of written.sort()) console.log(`  ${file}`);
 console.log(`
 Next: npm run lint && npx vitest run libs/${name}
-Its routes are served at /v1/${name}; its error codes are listed in libs/${name}/README.md.`);
+Its routes are served at /v1/${route}; its error codes are listed in libs/${name}/README.md.`);

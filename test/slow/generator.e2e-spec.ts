@@ -56,7 +56,18 @@ describe('npm run generate:module', () => {
     cpSync(ROOT, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(source.split('/').pop()!) });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     before = snapshot(copy);
-    generated = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'gift-cards');
+    // Served under a path of its own choosing, as a store's gift cards would be.
+    generated = await run(
+      copy,
+      'npm',
+      'run',
+      '-s',
+      'generate:module',
+      '--',
+      'gift-cards',
+      '--path',
+      'store/gift-cards',
+    );
   }, BOUND_MS);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
@@ -188,14 +199,14 @@ describe('npm run generate:module', () => {
           '',
           "    it('stores the new column and answers the new query', async () => {",
           "      for (const body of [{ name: 'A' }, { name: 'B', status: 'active' }, { name: 'C' }]) {",
-          "        expect((await t.http().post('/v1/gift-cards').set(AUTH).send(body)).status).toBe(201);",
+          "        expect((await t.http().post('/v1/store/gift-cards').set(AUTH).send(body)).status).toBe(201);",
           '      }',
           '      const cards = t.app.get(GiftCardRepository, { strict: false }) as TypeOrmGiftCardRepository;',
           "      expect(await cards.setNote(2, 'for Ada')).toBe('for Ada');",
           "      expect(await cards.setNote(99, 'nobody')).toBeUndefined();",
           "      expect(await cards.countByStatus('draft')).toBe(2);",
           "      expect(await cards.countByStatus('active')).toBe(1);",
-          "      const two = await t.http().get('/v1/gift-cards/2').set(AUTH);",
+          "      const two = await t.http().get('/v1/store/gift-cards/2').set(AUTH);",
           "      expect(two.body).toEqual({ id: 2, name: 'B', status: 'active' });",
           '    });',
           '  });',
@@ -227,6 +238,11 @@ describe('npm run generate:module', () => {
     const bad = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'Gift_Cards');
     expect(bad.status).toBe(1);
     expect(bad.output).toContain('generate:module: "Gift_Cards" is not a kebab-case name such as orders or gift-cards');
+    const badPath = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'orders', '--path', '/store//orders');
+    expect(badPath.status).toBe(1);
+    expect(badPath.output).toContain(
+      'generate:module: "/store//orders" is not a path of kebab-case segments such as orders or store/orders',
+    );
   });
 
   it('writes prose with the right article: "a gift card", "an order"', async () => {

@@ -10,21 +10,21 @@ for (const kind of DATABASE_KINDS) {
       beforeAll(async () => (t = await startTestApp({ kind })));
       afterAll(() => t?.close());
 
-      const post = (body: object) => t.http().post('/v1/__things-kebab__').set(AUTH).send(body);
+      const post = (body: object) => t.http().post('/v1/__route__').set(AUTH).send(body);
 
       it('creates __a_thing__: 201, its Location, a draft by default', async () => {
         const response = await post({ name: 'First' });
         expect(response.status).toBe(201);
-        expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, location: '/v1/__things-kebab__/1' });
+        expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, location: '/v1/__route__/1' });
         expect(response.body).toEqual({ id: 1, name: 'First', status: 'draft' });
       });
 
       it('gets it back, and lists __things__ by ascending id', async () => {
         await post({ name: 'Second', status: 'active' });
-        const one = await t.http().get('/v1/__things-kebab__/2').set(AUTH);
+        const one = await t.http().get('/v1/__route__/2').set(AUTH);
         expect(one.status).toBe(200);
         expect(one.body).toEqual({ id: 2, name: 'Second', status: 'active' });
-        const list = await t.http().get('/v1/__things-kebab__?limit=1').set(AUTH);
+        const list = await t.http().get('/v1/__route__?limit=1').set(AUTH);
         expect(list.status).toBe(200);
         expect(list.body).toEqual([{ id: 1, name: 'First', status: 'draft' }]);
       });
@@ -42,7 +42,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('answers 404 for an id it does not have, exactly as written', async () => {
-        const response = await t.http().get('/v1/__things-kebab__/9007199254740993').set(AUTH);
+        const response = await t.http().get('/v1/__route__/9007199254740993').set(AUTH);
         expect(response.status).toBe(404);
         expect(response.body).toEqual(
           errorBody(404, '__thing_snake___not_found', '__thing__ 9007199254740993 does not exist'),
@@ -50,7 +50,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it.each(['1e3', '9223372036854775808'])('answers 400 for the id %s, which is not an int64', async (id) => {
-        const response = await t.http().get(`/v1/__things-kebab__/${id}`).set(AUTH);
+        const response = await t.http().get(`/v1/__route__/${id}`).set(AUTH);
         expect(response.status).toBe(400);
         expect(response.body).toEqual(
           errorBody(
@@ -62,7 +62,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('answers 401 without a key', async () => {
-        const response = await t.http().get('/v1/__things-kebab__');
+        const response = await t.http().get('/v1/__route__');
         expect(response.status).toBe(401);
         expect(response.body).toEqual(
           errorBody(401, 'missing_api_key', 'an API key is required: send Authorization: Bearer <key>'),

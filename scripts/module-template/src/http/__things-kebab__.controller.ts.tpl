@@ -7,9 +7,9 @@ import { Create__Thing__Dto } from './dto/create-__thing-kebab__.dto';
 import { List__Things__Query } from './dto/list-__things-kebab__.query';
 import { __Thing__Response, to__Thing__Response } from './dto/__thing-kebab__.response';
 
-/** Mounted under the API prefix by the feature registry: `/v1/__things-kebab__`. */
+/** Mounted under the API prefix by the feature registry: `/v1/__route__`. */
 @ApiTags('__things-kebab__')
-@Controller('__things-kebab__')
+@Controller('__route__')
 export class __Things__Controller {
   constructor(private readonly __things__: __Things__Service) {}
 

@@ -3,7 +3,7 @@ import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';
 import { __THING___NAME_MAX_LENGTH } from '../../domain/__thing-kebab__';
 import { __THING___STATUS_VALUES, type __Thing__StatusValue } from '../../domain/__thing-kebab__-status';
 
-/** The body of `POST /v1/__things-kebab__`. Types are never coerced; unknown properties are refused. */
+/** The body of `POST /v1/__route__`. Types are never coerced; unknown properties are refused. */
 @ApiSchema({ name: 'New__Thing__', description: '__A_thing__ to add. Unknown properties are refused.' })
 export class Create__Thing__Dto {
   @ApiProperty({ minLength: 1, maxLength: __THING___NAME_MAX_LENGTH, example: 'First' })

@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../application/__things-keb
 
 const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`;
 
-/** `GET /v1/__things-kebab__?limit=`: a repeated, empty or unknown parameter is invalid, not ignored. */
+/** `GET /v1/__route__?limit=`: a repeated, empty or unknown parameter is invalid, not ignored. */
 export class List__Things__Query {
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
   @IsOptional()
