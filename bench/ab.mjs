@@ -6,7 +6,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { load, median, removeOnInterrupt, requestsOf, seed, serviceTarget, start, stop } from './harness.mjs';
+import {
+  load,
+  median,
+  peakRssMb,
+  removeOnInterrupt,
+  requestsOf,
+  seed,
+  serviceTarget,
+  start,
+  stop,
+} from './harness.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -39,6 +49,7 @@ try {
   build(ROOT);
   const targets = { A: serviceTarget(before, `A ${commit}`), B: serviceTarget(ROOT, 'B') };
   const runs = []; // { round, which, scenario, rps, cpuUs, p99, errors, non2xx }
+  const rss = { A: [], B: [] }; // each process's peak, MB
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 === 1 ? ['A', 'B'] : ['B', 'A'];
     const procs = {};
@@ -59,17 +70,20 @@ try {
         }
       }
     } finally {
-      for (const which of order) await stop(procs[which]);
+      for (const which of order) {
+        rss[which].push(peakRssMb(procs[which].child.pid));
+        await stop(procs[which]);
+      }
     }
   }
-  report(runs);
+  report(runs, rss);
 } finally {
   rmSync(join(before, 'node_modules'), { force: true });
   git('worktree', 'remove', '--force', before);
   if (existsSync(work)) rmSync(work, { recursive: true, force: true });
 }
 
-function report(runs) {
+function report(runs, rss) {
   const spread = (values) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
   const rows = scenarios.map((scenario) => {
     const of = (which) => runs.filter((run) => run.scenario === scenario && run.which === which);
@@ -88,6 +102,8 @@ function report(runs) {
       '| scenario | A req/s | B req/s | rate B / A | A µs CPU/request | B µs CPU/request | CPU B / A | p99 ms A / B | errors |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
+      '',
+      `peak RSS of each process, MB: A ${rss.A.map((mb) => mb.toFixed(0)).join(', ')}; B ${rss.B.map((mb) => mb.toFixed(0)).join(', ')}`,
     ].join('\n'),
   );
 }
