@@ -3,7 +3,7 @@ import { Agent, request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call } from './support/http-client';
-import { runService, servicePerTest, startService } from './support/service-process';
+import { logLinesOf, runService, servicePerTest, startService } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
 import { waitFor } from './support/wait-for';
 
@@ -34,10 +34,7 @@ describe('the service process', () => {
       const { output, exited } = runService({ ...env(), PORT: '0', ...extra });
       expect(await exited).toBe(1);
       // Every line JSON, the last one naming the variable, without a stack trace.
-      const lines = output()
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = logLinesOf(output());
       expect(lines).toHaveLength(1);
       expect(lines[0]).toEqual({
         level: 60,
@@ -158,11 +155,7 @@ describe('the service process', () => {
       for (let check = 0; check < 3; check++) expect((await raw(service.baseUrl, '/health/ready')).status).toBe(503);
       expect(await service.exited).toBe(0);
       expect(Date.now() - signalled).toBeGreaterThanOrEqual(4900);
-      const lines = service
-        .output()
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { level: number; msg: string });
+      const lines = logLinesOf(service.output());
       // An alert on warnings or errors does not fire on a deploy.
       expect(lines.filter((line) => line.level >= 40)).toEqual([]);
       expect(lines.filter((line) => /shut|drain|stop|503/i.test(line.msg))).toEqual([

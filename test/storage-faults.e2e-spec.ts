@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgres, type TestDatabase } from './support/databases';
-import { runService, startService, type ServiceProcess } from './support/service-process';
+import { logLinesOf, runService, startService, type ServiceProcess } from './support/service-process';
 import { scaled, waitFor } from './support/wait-for';
 import { startWriters } from './support/writers';
 import { AUTH, JSON_CONTENT_TYPE, TEST_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
@@ -221,10 +221,7 @@ describe('a SQLite file this process may not write', () => {
 
     const { output, exited } = runService({ ...env, PORT: '0' }, asUser);
     expect(await exited).toBe(1);
-    const lines = output()
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = logLinesOf(output());
     expect(lines.at(-1)).toMatchObject({
       level: 60,
       context: 'Bootstrap',

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawnChild } from '../support/children';
 import { POSTGRES_TEST_URL, postgres, queryDatabase, type TestDatabase } from '../support/databases';
 import { REDIS_TEST_URL } from '../support/redis';
-import { freePort, startService, type ServiceProcess } from '../support/service-process';
+import { freePort, logLinesOf, startService, type ServiceProcess } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
 import { scaled, waitFor } from '../support/wait-for';
 
@@ -234,11 +234,7 @@ describe.skipIf(SKIP_REASON)(
         for (const service of instances) running.delete(service);
         // No instance logged an error, though each answered readiness checks with 503 while it stopped.
         for (const service of everyInstance) {
-          const lines = service
-            .output()
-            .trim()
-            .split('\n')
-            .map((line) => JSON.parse(line) as { level: number; msg: string });
+          const lines = logLinesOf(service.output());
           expect(lines.filter((line) => line.level >= 50)).toEqual([]);
           expect(lines.filter((line) => line.msg.startsWith('SIGTERM received'))).toHaveLength(1);
         }

@@ -108,6 +108,14 @@ export function runService(env: Record<string, string>, as?: { uid: number; gid:
   return { child, output: () => text, exited };
 }
 
+/** The lines a service wrote, each parsed as the JSON it must be (a line that is not JSON fails the test). */
+export function logLinesOf(output: string): Array<Record<string, any>> {
+  return output
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}
+
 /** A port nothing listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolvePromise, reject) => {
