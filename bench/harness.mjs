@@ -75,6 +75,18 @@ export const requestsOf = {
       setupRequest: (req) => ({ ...req, body: newPet() }),
     },
   ],
+  // Every create carries a new Idempotency-Key: what idempotency costs a create, against `create`.
+  'create-keyed': (headers) => [
+    {
+      method: 'POST',
+      path: '/v1/pets',
+      setupRequest: (req) => ({
+        ...req,
+        headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `bench-${randomUUID()}` },
+        body: newPet(),
+      }),
+    },
+  ],
   // Half the creates carry an Idempotency-Key (a new one each), as retrying clients send them beside plain ones.
   'create-keyed-and-plain': (headers) => [
     {

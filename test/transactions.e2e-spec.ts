@@ -109,6 +109,51 @@ for (const kind of DATABASE_KINDS) {
         expect(await namesLike('joined-%')).toEqual(['joined-kept-inner', 'joined-kept-outer']);
       });
 
+      it('answers each of forty same-tick single writes with its own outcome: one refused, the others kept', async () => {
+        const insert = (name: string, status: string) =>
+          db.sql.write(
+            statement(
+              'INSERT INTO pets (name, category_id, status) VALUES ($1, 1, $2) RETURNING CAST(id AS TEXT) AS id',
+            ),
+            [name, status],
+          );
+        const names = Array.from({ length: 40 }, (_, n) => `side-${String(n).padStart(2, '0')}`);
+        // The pets table's check refuses the twentieth; on SQLite they share one batch and run side by side.
+        const outcomes = await Promise.allSettled(names.map((name, n) => insert(name, n === 19 ? 'lost' : 'sold')));
+        expect(outcomes.map((outcome) => outcome.status)).toEqual(
+          names.map((_, n) => (n === 19 ? 'rejected' : 'fulfilled')),
+        );
+        const ids = outcomes.flatMap((outcome) =>
+          outcome.status === 'fulfilled' ? outcome.value.rows.map((row) => String(row.id)) : [],
+        );
+        expect(new Set(ids).size).toBe(39);
+        const kept = await db.sql.read<{ id: number | string; name: string }>(
+          statement(`SELECT CAST(id AS TEXT) AS id, name FROM pets WHERE name LIKE 'side-%' ORDER BY name`),
+        );
+        expect(kept.map((row) => row.name)).toEqual(names.filter((_, n) => n !== 19));
+        expect(new Set(kept.map((row) => String(row.id)))).toEqual(new Set(ids));
+      });
+
+      it('answers every same-tick write of a statement that does not prepare with its error, and hangs none', async () => {
+        const broken = () => db.sql.write(statement('INSERT INTO no_such_table (name) VALUES ($1)'), ['x']);
+        const outcomes = await Promise.allSettled(Array.from({ length: 10 }, broken));
+        for (const outcome of outcomes) {
+          expect(outcome.status).toBe('rejected');
+          expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/no_such_table/);
+        }
+      });
+
+      it('keeps a hundred same-tick writes of a hundred different statements', async () => {
+        // More SQL texts than the writing connection keeps prepared on SQLite: some are finalized while in use.
+        const names = Array.from({ length: 100 }, (_, n) => `texts-${String(n).padStart(3, '0')}`);
+        await Promise.all(
+          names.map((name, n) =>
+            db.sql.write(statement(`INSERT INTO pets (name, category_id) VALUES ($1, ${n})`), [name]),
+          ),
+        );
+        expect(await namesLike('texts-%')).toEqual(names);
+      });
+
       // PostgreSQL alone may refuse to commit a transaction that it cannot serialize with those beside it.
       if (kind.name === 'postgres') {
         it('runs work refused as not serializable again, five times in all, then gives up with the error', async () => {

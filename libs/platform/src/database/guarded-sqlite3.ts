@@ -1,5 +1,6 @@
 import * as sqlite3 from 'sqlite3';
 import type { SqliteFileIdentity } from './sqlite-file-identity';
+import { MAX_BATCH } from './sqlite-write-batches';
 
 type Callback = (this: unknown, error: Error | null, ...results: unknown[]) => void;
 type Call = (sql: string, ...args: unknown[]) => sqlite3.Database;
@@ -28,12 +29,12 @@ export type GuardedSqlite3 = typeof sqlite3 & { readonly writing: typeof sqlite3
  *   would answer after its first step, and its implicit transaction commits
  *   only at its last, so an acknowledged row would not yet be durable
  *   (decision 0009);
- * - its `writing` variant, for the one connection every write takes one
- *   statement at a time (SqliteWriteBatches), prepares each statement once and
- *   runs it again: one trip through libuv's thread pool per statement instead
- *   of two, and no finalize on the event loop (decision 0021). Never where
- *   statements run side by side: node-sqlite3 runs one statement's calls one
- *   after another, so they would wait for each other.
+ * - its `writing` variant, for the one connection every write takes
+ *   (SqliteWriteBatches), prepares each statement once and runs it again: one
+ *   trip through libuv's thread pool per statement instead of two, and no
+ *   finalize on the event loop (decision 0021). A statement sent while its
+ *   prepared copies are all busy gets a copy of its own, so that the writes
+ *   of a batch sent together run side by side.
  */
 export function guardedSqlite3(identity: SqliteFileIdentity): GuardedSqlite3 {
   const reading = driverOf(identity, false);
@@ -92,9 +93,30 @@ function driverOf(identity: SqliteFileIdentity, reuseStatements: boolean): typeo
 /** The most statements kept prepared: fixed SQL is a handful; TypeORM's query builder may make more. */
 const MAX_PREPARED = 64;
 
-/** `run` and `all` as `Database` has them, on statements prepared once per SQL text. */
+/**
+ * The most copies of one statement: as many as a batch sends at once (its
+ * most jobs). A call given to a busy copy waits for the event loop between
+ * it and the call before it; one given to a copy of its own waits only in
+ * libuv's queue, and SQLite runs it as soon as the one before it is done.
+ */
+const COPIES_PER_STATEMENT = MAX_BATCH;
+
+/**
+ * A prepared statement, how many calls it has been given that have not
+ * answered yet, and while it prepares, the calls waiting for it.
+ */
+type Copy = { statement: sqlite3.Statement; calls: number; preparing?: Array<(error: Error | null) => void> };
+
+/**
+ * `run` and `all` as `Database` has them, on statements prepared once per SQL
+ * text and run again. node-sqlite3 runs one statement's calls one after
+ * another, each started from the event loop when the one before has answered,
+ * so each SQL text has up to {@link COPIES_PER_STATEMENT} copies: a call takes
+ * an idle one, or prepares a new one while there are fewer.
+ */
 class PreparedStatements {
-  private readonly prepared = new Map<string, sqlite3.Statement>();
+  private readonly prepared = new Map<string, Copy[]>();
+  private size = 0;
 
   constructor(private readonly database: sqlite3.Database) {}
 
@@ -104,36 +126,80 @@ class PreparedStatements {
       // As Database#run takes them: an array, values one by one, or none (TypeORM passes `undefined` then).
       const [first] = args;
       const parameters = first === undefined ? [] : args.length === 1 && Array.isArray(first) ? first : args;
-      const ready = this.prepared.get(sql);
-      if (ready) {
-        ready[method](parameters, callback);
-        return this.database;
-      }
-      const statement: sqlite3.Statement = this.database.prepare(sql, (error: Error | null) => {
-        // A statement that does not prepare is reported as `run` and `all` report it, and not kept.
-        if (error) return callback.call(statement, error);
-        this.keep(sql, statement);
-        statement[method](parameters, callback);
-      });
+      const copies = this.prepared.get(sql) ?? [];
+      const idle = copies.find((copy) => copy.calls === 0);
+      const copy = idle ?? (copies.length < COPIES_PER_STATEMENT ? this.prepare(sql, copies) : leastBusy(copies));
+      copy.calls++;
+      const answer = function (this: unknown, error: Error | null, ...results: unknown[]) {
+        copy.calls--;
+        callback.call(this, error, ...results);
+      };
+      const send = () => copy.statement[method](parameters, answer);
+      if (copy.preparing) copy.preparing.push((error) => (error ? answer.call(copy.statement, error) : send()));
+      else send();
       return this.database;
     };
   }
 
   finalizeAll(): Promise<void> {
-    const statements = [...this.prepared.values()];
+    const copies = [...this.prepared.values()].flat();
     this.prepared.clear();
-    return Promise.all(statements.map((statement) => new Promise((done) => statement.finalize(done)))).then(
+    this.size = 0;
+    return Promise.all(copies.map(({ statement }) => new Promise((done) => statement.finalize(done)))).then(
       () => undefined,
     );
   }
 
-  private keep(sql: string, statement: sqlite3.Statement): void {
-    this.prepared.set(sql, statement);
-    if (this.prepared.size <= MAX_PREPARED) return;
-    const [oldest, evicted] = this.prepared.entries().next().value!;
-    this.prepared.delete(oldest);
-    evicted.finalize();
+  /**
+   * A new copy of `sql`'s statement, kept once it has prepared. Calls given to
+   * it meanwhile wait here, not in node-sqlite3's queue, which drops them
+   * unanswered when the preparation fails: here each is answered with the
+   * error, as `run` and `all` answer a statement that does not prepare.
+   */
+  private prepare(sql: string, copies: Copy[]): Copy {
+    const copy: Copy = {
+      statement: this.database.prepare(sql, (error: Error | null) => {
+        const waiting = copy.preparing ?? [];
+        copy.preparing = undefined;
+        if (error) this.forget(sql, copy);
+        for (const next of waiting) next(error);
+      }),
+      calls: 0,
+      preparing: [],
+    };
+    if (copies.length === 0) this.prepared.set(sql, copies);
+    copies.push(copy);
+    if (++this.size > MAX_PREPARED) this.evictOldest(sql);
+    return copy;
   }
+
+  private forget(sql: string, copy: Copy): void {
+    const copies = this.prepared.get(sql);
+    const index = copies?.indexOf(copy) ?? -1;
+    if (index < 0) return;
+    copies!.splice(index, 1);
+    this.size--;
+    if (copies!.length === 0) this.prepared.delete(sql);
+  }
+
+  /**
+   * The SQL text prepared longest ago, other than `keep` and one still
+   * preparing: node-sqlite3 finalizes each of its copies once the calls
+   * already given to it have run.
+   */
+  private evictOldest(keep: string): void {
+    for (const [sql, copies] of this.prepared) {
+      if (sql === keep || copies.some((copy) => copy.preparing)) continue;
+      this.prepared.delete(sql);
+      this.size -= copies.length;
+      for (const { statement } of copies) statement.finalize();
+      return;
+    }
+  }
+}
+
+function leastBusy(copies: Copy[]): Copy {
+  return copies.reduce((least, copy) => (copy.calls < least.calls ? copy : least));
 }
 
 /**

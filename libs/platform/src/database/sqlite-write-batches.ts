@@ -12,7 +12,7 @@ type Statement = { sql: string; parameters: unknown[] };
 type Settle = (outcome: PromiseSettledResult<unknown>) => void;
 
 /** Most jobs in one batch: bounds how long a job waits behind the others of its batch. */
-const MAX_BATCH = 100;
+export const MAX_BATCH = 100;
 
 /**
  * The one ordered path of every write to a SQLite file (single statements and
@@ -26,15 +26,20 @@ const MAX_BATCH = 100;
  * fsync makes all of it durable. No job is answered before its batch has
  * committed.
  *
- * Inside a batch the jobs run one after another, in the order they came, so
- * that the transactions are serializable: each sees the writes of the jobs
- * before it and nothing of those after it. A transaction runs inside a
- * savepoint of its own: if its work fails, the savepoint is rolled back and
- * the others go on. A single statement that fails undoes only itself (SQLite
- * rolls back the statement). No job's work runs twice. An error that may have
- * made SQLite roll back the whole transaction (a full disk, an I/O error) ends
- * the batch: every job of it fails with that error, and nothing of it is
- * kept.
+ * Inside a batch, the single statements are sent together and run side by
+ * side (each is atomic by itself: SQLite undoes a failed one alone), then the
+ * transactions run one after another, so that they are serializable: each
+ * sees the writes before it and nothing of those after it. A transaction runs
+ * inside a savepoint of its own: if its work fails, the savepoint is rolled
+ * back and the others go on. No job's work runs twice. An error that may have
+ * made SQLite roll back the whole transaction (a full disk, an I/O error)
+ * ends the batch: every job of it fails with that error. Had SQLite rolled
+ * back by itself, a single statement that ran after the error, beside the
+ * failed one, committed on its own although it is answered 503: an unknown
+ * outcome, as a connection lost during a commit gives. A full disk shows at
+ * the COMMIT instead, where nothing is kept: a batch's pages stay in SQLite's
+ * cache until then (2 MB, far more than a batch of 100 writes changes), and
+ * its statement journal in memory (`temp_store = MEMORY`).
  */
 export class SqliteWriteBatches {
   private waiting: Job[] = [];
@@ -104,7 +109,7 @@ export class SqliteWriteBatches {
     markTransaction(runner, true);
     let outcomes: PromiseSettledResult<unknown>[];
     try {
-      outcomes = await runOneAfterAnother(runner, batch);
+      outcomes = await runBatch(runner, batch);
     } catch (error) {
       markTransaction(runner, false);
       await runner.query('ROLLBACK').catch(() => undefined);
@@ -121,18 +126,39 @@ export class SqliteWriteBatches {
 }
 
 /**
- * Each job of a batch in turn, a transaction inside a savepoint: their
- * outcomes, or a throw when the batch as a whole can no longer commit.
+ * A batch's jobs: its single statements first, sent together, then its
+ * transactions one after another, each inside a savepoint. Their outcomes in
+ * the batch's order, or a throw when the batch as a whole can no longer
+ * commit.
+ *
+ * The jobs of a batch all came while the one before ran, so any order of them
+ * is one a client could have seen. A single statement is atomic by itself
+ * (SQLite undoes a failed one alone), so the statements may run side by side:
+ * SQLite's mutex takes them one at a time, straight from libuv's pool without
+ * waiting for the event loop between them, and the transactions, which must
+ * see nothing of each other half done, then run alone.
  */
-async function runOneAfterAnother(runner: QueryRunner, batch: Job[]): Promise<PromiseSettledResult<unknown>[]> {
+async function runBatch(runner: QueryRunner, batch: Job[]): Promise<PromiseSettledResult<unknown>[]> {
   const outcomes: PromiseSettledResult<unknown>[] = [];
-  for (const job of batch) {
-    const outcome = 'statement' in job ? await settled(statementOf(runner, job)) : await inSavepoint(runner, job.work);
-    // SQLite may have rolled back the whole transaction itself; later statements would commit on their own.
-    if (outcome.status === 'rejected' && isDatabaseUnavailable(outcome.reason)) throw outcome.reason;
-    outcomes.push(outcome);
+  const statements: Array<Promise<void>> = [];
+  batch.forEach((job, index) => {
+    if ('statement' in job) statements.push(settled(statementOf(runner, job)).then((o) => void (outcomes[index] = o)));
+  });
+  await Promise.all(statements);
+  // SQLite may have rolled back the whole transaction itself (decision 0021): the batch cannot commit.
+  throwIfUnavailable(outcomes);
+  for (const [index, job] of batch.entries()) {
+    if ('statement' in job) continue;
+    outcomes[index] = await inSavepoint(runner, job.work);
+    throwIfUnavailable([outcomes[index]]);
   }
   return outcomes;
+}
+
+function throwIfUnavailable(outcomes: Array<PromiseSettledResult<unknown> | undefined>): void {
+  for (const outcome of outcomes) {
+    if (outcome?.status === 'rejected' && isDatabaseUnavailable(outcome.reason)) throw outcome.reason;
+  }
 }
 
 async function statementOf(runner: QueryRunner, job: { statement: Statement }): Promise<WriteResult> {
