@@ -16,8 +16,10 @@ const PLATFORM_ERRORS = '^libs/platform/src/errors/(index|app-error)\\.ts$';
 const PLATFORM_PLAIN = '^libs/platform/src/(errors/(index|app-error)|ports/(index|unit-of-work))\\.ts$';
 
 /**
- * The modules under `libs/` (of the tree being cruised) and the modules each
- * declares it depends on, in its `module.json` (`{ "dependsOn": ["pets"] }`).
+ * The modules under `libs/` (of the tree being cruised), the modules each
+ * declares it depends on, in its `module.json` (`{ "dependsOn": ["pets"] }`),
+ * and whether it is a capability library (`"capability": true`: the database,
+ * idempotency), which features use and which uses no feature.
  */
 function declaredModules() {
   const libs = join(process.cwd(), 'libs');
@@ -26,16 +28,19 @@ function declaredModules() {
     .map((entry) => entry.name);
   return names.map((name) => {
     const file = join(libs, name, 'module.json');
-    const dependsOn = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).dependsOn : [];
+    const { dependsOn = [], capability = false } = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
     for (const other of dependsOn) {
       if (!names.includes(other)) throw new Error(`libs/${name}/module.json depends on "${other}": no such module`);
     }
-    return { name, dependsOn };
+    return { name, dependsOn, capability };
   });
 }
 
+const MODULES = declaredModules();
+const CAPABILITIES = MODULES.filter((module) => module.capability).map((module) => module.name);
+
 /** One rule per module: it imports another module only if it declares it depends on it. */
-const declaredDependencies = declaredModules().map(({ name, dependsOn }) => ({
+const declaredDependencies = MODULES.map(({ name, dependsOn }) => ({
   name: 'modules-use-only-what-they-declare',
   comment: `libs/${name} imports only the modules its module.json lists in dependsOn (${dependsOn.join(', ') || 'none'}).`,
   severity: 'error',
@@ -43,9 +48,19 @@ const declaredDependencies = declaredModules().map(({ name, dependsOn }) => ({
   to: { path: '^libs/', pathNot: [`^libs/(${[name, 'platform', ...dependsOn].join('|')})/`] },
 }));
 
+/** One rule per capability library: it imports the platform core and other capabilities, never a feature. */
+const capabilitiesKnowNoFeature = CAPABILITIES.map((name) => ({
+  name: 'capabilities-know-no-feature',
+  comment: `libs/${name} is a capability: it imports the platform core and other capabilities, and no feature module.`,
+  severity: 'error',
+  from: { path: `^libs/${name}/`, ...SOURCE },
+  to: { path: '^libs/', pathNot: [`^libs/(${['platform', ...CAPABILITIES].join('|')})/`] },
+}));
+
 module.exports = {
   forbidden: [
     ...declaredDependencies,
+    ...capabilitiesKnowNoFeature,
     {
       name: 'no-cycles-between-modules',
       comment:
@@ -104,7 +119,7 @@ module.exports = {
     },
     {
       name: 'platform-knows-no-feature',
-      comment: 'The platform is cross-cutting: it imports no feature module.',
+      comment: 'The platform core is cross-cutting: it imports no capability library and no feature module.',
       severity: 'error',
       from: { path: '^libs/platform/', ...SOURCE },
       to: { path: '^libs/', pathNot: '^libs/platform/' },

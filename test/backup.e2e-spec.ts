@@ -2,7 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BACKUP_USAGE, runBackupCommand, schemaOf } from '@app/platform';
+import { BACKUP_USAGE, runBackupCommand, schemaOf } from '@app/database';
 import { getMetadataArgsStorage } from 'typeorm';
 import { FEATURES } from '../apps/petstore/src/features';
 import sqlite3 from 'sqlite3';

@@ -1,6 +1,7 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApiErrorResponses, Responds, SqlDialect, defineFeature } from '@app/platform';
+import { SqlDialect } from '@app/database';
+import { ApiErrorResponses, Responds, defineFeature } from '@app/platform';
 import { IsInt, IsString } from 'class-validator';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';

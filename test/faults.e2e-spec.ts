@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { SqlClient } from '@app/platform';
+import { SqlClient } from '@app/database';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,14 +1,8 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
-import {
-  ApiErrorResponses,
-  IDEMPOTENT_REPLAYED_HEADER,
-  Idempotent,
-  IdempotencyStore,
-  Responds,
-  SqlClient,
-  defineFeature,
-} from '@app/platform';
+import { SqlClient } from '@app/database';
+import { IDEMPOTENT_REPLAYED_HEADER, Idempotent, IdempotencyStore } from '@app/idempotency';
+import { ApiErrorResponses, Responds, defineFeature } from '@app/platform';
 import { IsString } from 'class-validator';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';

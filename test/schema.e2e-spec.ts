@@ -1,4 +1,5 @@
-import { loadConfig, openDatabase, schemaOf, type SqlClient } from '@app/platform';
+import { openDatabase, schemaOf, type SqlClient } from '@app/database';
+import { loadConfig } from '@app/platform';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';

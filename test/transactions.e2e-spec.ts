@@ -1,5 +1,6 @@
 import { PetCatalog } from '@app/pets';
-import { databaseSettingsOf, openDatabase, type SqlClient } from '@app/platform';
+import { openDatabase, type SqlClient } from '@app/database';
+import { databaseSettingsOf } from '@app/platform';
 import { UnitOfWork } from '@app/platform/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Module } from '@nestjs/common';
-import { defineFeature, loadConfig, openDatabase, schemaOf, type Feature } from '@app/platform';
+import { openDatabase, schemaOf } from '@app/database';
+import { defineFeature, loadConfig, type Feature } from '@app/platform';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import type { MigrationInterface, QueryRunner } from 'typeorm';

@@ -1,1 +1,1 @@
-{ "dependsOn": [] }
+{ "dependsOn": ["database"] }

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
-import { API_PREFIX, AppConfig, DatabaseModule, PlatformModule, type Feature } from '@app/platform';
+import { DatabaseModule } from '@app/database';
+import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
 import { FEATURES } from './features';
 import { SERVICE_INFO } from './service-info';
 
@@ -15,7 +16,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, SERVICE_INFO),
-        DatabaseModule.forRoot(features),
+        DatabaseModule.forRoot(config, features),
         ...modules,
         // Every feature's routes under the one versioned prefix.
         RouterModule.register([{ path: API_PREFIX, children: modules }]),

@@ -1,4 +1,5 @@
-import { runBackupCommand, runCommandLine } from '@app/platform';
+import { runBackupCommand } from '@app/database';
+import { runCommandLine } from '@app/platform';
 
 // `npm run backup -- <file>`: a consistent copy of the SQLite database DATABASE_URL names, while the service serves.
 runCommandLine(runBackupCommand);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_LOGGER, AppConfig, Authenticator, ConfigError, IdempotencyStore, Readiness } from '@app/platform';
+import { IdempotencyStore } from '@app/idempotency';
+import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';

@@ -4,10 +4,8 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { FastifyInstance } from 'fastify';
 import { AppConfig } from './config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
-import { SqliteFileIdentity } from './database/sqlite-file-identity';
 import { ErrorFilter } from './errors/error.filter';
-import { IdempotencyStore } from './idempotency/idempotency-store';
-import { DatabaseHealthIndicator } from './health/database.health';
+import { FailureTranslators } from './errors/failure-translators';
 import { HealthController } from './health/health.controller';
 import { Readiness } from './health/readiness';
 import { RouteIndex } from './http/route-index';
@@ -20,8 +18,9 @@ import { RateLimitStorage } from './rate-limit/rate-limit-storage';
 
 /**
  * The services every feature relies on: the validated configuration, logs,
- * metrics, health checks, the rate-limit storage, request validation, the one
- * error filter, idempotency, and the drain that graceful shutdown starts. The
+ * metrics, health checks (and the ports capabilities register their probes
+ * and failures through), the rate-limit storage, request validation, the one
+ * error filter, and the drain that graceful shutdown starts. The
  * request pipeline (pipeline/request-pipeline.ts) puts them to work on each
  * request, for the e2e tests exactly as in production (both go through
  * createHttpApplication).
@@ -49,14 +48,8 @@ export class PlatformModule {
         RequestValidationPipe,
         RateLimitStorage.provider,
         MetricsService,
-        {
-          // Used by the SQLite driver and by readiness; never recorded, so never "detached", on PostgreSQL.
-          provide: SqliteFileIdentity,
-          useFactory: () => new SqliteFileIdentity(config.database.type === 'sqlite' ? config.database.path : ''),
-        },
-        DatabaseHealthIndicator,
         Readiness,
-        IdempotencyStore,
+        FailureTranslators,
         Drain,
       ],
       exports: [
@@ -64,10 +57,9 @@ export class PlatformModule {
         APP_LOGGER,
         Drain,
         MetricsService,
-        SqliteFileIdentity,
-        IdempotencyStore,
         RateLimitStorage,
         Readiness,
+        FailureTranslators,
         // The idempotency interceptor, in a feature's module, validates with it.
         RequestValidationPipe,
       ],

@@ -1,13 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '@app/platform/errors';
-import {
-  ConfigError,
-  databaseSettingsOf,
-  openDatabase,
-  type CommandOutput,
-  type Environment,
-  type Feature,
-} from '@app/platform';
+import { openDatabase } from '@app/database';
+import { ConfigError, databaseSettingsOf, type CommandOutput, type Environment, type Feature } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
 import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';

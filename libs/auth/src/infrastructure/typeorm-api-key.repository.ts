@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlClient, constraintViolationOf } from '@app/platform';
+import { SqlClient, constraintViolationOf } from '@app/database';
 import { Brackets, IsNull, LessThan, type Repository } from 'typeorm';
 import type { ApiKey } from '../domain/api-key';
 import { ApiKeyNameTakenError } from '../domain/api-key.errors';

@@ -1,11 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { IDEMPOTENT_REPLAYED_HEADER, Idempotent } from '@app/idempotency';
 import {
   API_PREFIX,
   ApiErrorResponses,
   Deprecated,
-  IDEMPOTENT_REPLAYED_HEADER,
-  Idempotent,
   IntegerIdPipe,
   NoQueryParameters,
   Responds,

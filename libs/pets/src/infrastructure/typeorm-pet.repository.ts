@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlClient } from '@app/platform';
+import { SqlClient } from '@app/database';
 import { Pet, type NewPet } from '../domain/pet';
 import { PetRepository, type PetListQuery } from '../domain/pet.repository';
 import type { PetStatus } from '../domain/pet-status';

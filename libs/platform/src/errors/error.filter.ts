@@ -1,15 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  constraintViolationOf,
-  isDatabaseUnavailable,
-  withoutRequestData,
-  type ConstraintViolation,
-} from '../database/database-errors';
 import { pathOf } from '../pipeline/request-state';
 import { RouteIndex } from '../http/route-index';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 import { AppError } from './app-error';
+import { FailureTranslators } from './failure-translators';
 import { sendError, type ErrorBody } from './error-body';
 import { PLATFORM_ERROR_CODES as CODES, RETRY_AFTER_SECONDS, STATUS_OF_KIND } from './error-catalogue';
 
@@ -48,19 +43,6 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>
  * error of its own: the request clashed with stored data, which is the
  * caller's to fix, not a bug of ours.
  */
-const CONSTRAINT_ERRORS: Readonly<Record<ConstraintViolation, ErrorBody>> = {
-  unique: {
-    code: CODES.alreadyExists,
-    message: 'a resource with the same unique value already exists',
-    status: STATUS_OF_KIND.conflict,
-  },
-  foreign_key: {
-    code: CODES.invalidReference,
-    message: 'the request refers to a resource that does not exist, or removes one that others still refer to',
-    status: STATUS_OF_KIND.unprocessable,
-  },
-};
-
 /**
  * The Error body of one of Fastify's own request errors. Also used for the
  * errors its router raises before any hook or filter can run.
@@ -83,7 +65,10 @@ export function fastifyErrorBody(error: { code?: string; statusCode?: number; me
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
-  constructor(private readonly routes: RouteIndex) {}
+  constructor(
+    private readonly routes: RouteIndex,
+    private readonly failures: FailureTranslators,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
@@ -93,7 +78,7 @@ export class ErrorFilter implements ExceptionFilter {
     if (body.code === CODES.internalError) {
       this.logger.error({
         msg: 'unexpected failure',
-        err: withoutRequestData(exception),
+        err: this.failures.loggable(exception),
         method: request.method,
         path: pathOf(request.url),
       });
@@ -117,18 +102,19 @@ export class ErrorFilter implements ExceptionFilter {
         message: messageOf(exception),
       });
     }
-    if (isDatabaseUnavailable(exception)) {
-      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      this.logger.warn({
-        msg: 'database unavailable',
-        err: withoutRequestData(exception),
-        method: request.method,
-        path: pathOf(request.url),
-      });
-      return { code: CODES.databaseUnavailable, message: 'the database is unavailable; retry shortly', status: 503 };
+    // A capability's own failure (the database's: 503 when it is down, 409 on a unique constraint).
+    const translated = this.failures.translate(exception);
+    if (translated) {
+      if (translated.warning) {
+        this.logger.warn({
+          msg: translated.warning,
+          err: this.failures.loggable(exception),
+          method: request.method,
+          path: pathOf(request.url),
+        });
+      }
+      return this.toErrorBody(translated.error, request, reply);
     }
-    const violation = constraintViolationOf(exception);
-    if (violation) return CONSTRAINT_ERRORS[violation];
     return { code: CODES.internalError, message: 'internal server error', status: 500 };
   }
 

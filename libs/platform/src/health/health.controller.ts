@@ -1,19 +1,24 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  type HealthCheckResult,
+  type HealthIndicatorResult,
+} from '@nestjs/terminus';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { ForMonitors } from '../http/management.decorator';
 import { Drain } from '../lifecycle/drain.service';
-import { DatabaseHealthIndicator } from './database.health';
-import { Readiness } from './readiness';
+import { Readiness, type ReadinessProbe } from './readiness';
 
 /**
  * Liveness and readiness for load balancers and orchestrators, outside `/v1`
- * and without a key. Readiness fails (503, Error shape) while the database does
- * not answer, while a feature module's check fails (see Readiness), and as soon
- * as a shutdown starts. Both say which release answers (`version`), so an
+ * and without a key. Readiness fails (503, Error shape) while a probe says its
+ * dependency is down (the database), while a module's check fails (see
+ * Readiness), and as soon as a shutdown starts. Both say which release answers (`version`), so an
  * operator sees what a rolling upgrade has reached.
  */
 @ApiExcludeController()
@@ -21,7 +26,7 @@ import { Readiness } from './readiness';
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: DatabaseHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
     private readonly drain: Drain,
     private readonly readiness: Readiness,
     @Inject(SERVICE_INFO) private readonly service: ServiceInfo,
@@ -44,13 +49,29 @@ export class HealthController {
     }
     const problem = this.readiness.problem();
     if (problem) throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, `not ready: ${problem}`);
+    const down: string[] = [];
     try {
-      const result = await this.health.check([() => this.database.check('database')]);
+      const result = await this.health.check(this.readiness.probes.map((probe) => () => this.ask(probe, down)));
       return { ...result, version: this.service.release };
     } catch (error) {
-      throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, 'not ready: the database is unavailable', {
-        cause: error,
-      });
+      throw new AppError(
+        'unavailable',
+        PLATFORM_ERROR_CODES.notReady,
+        `not ready: the ${down[0] ?? 'service'} is unavailable`,
+        {
+          cause: error,
+        },
+      );
     }
+  }
+
+  /** One probe as terminus reports it (`up` or `down`, and how long it took); `down` collects the names of those down. */
+  private async ask(probe: ReadinessProbe, down: string[]): Promise<HealthIndicatorResult> {
+    const session = this.indicators.check(probe.name);
+    const started = Date.now();
+    const up = await probe.isUp().catch(() => false);
+    if (up) return session.up({ responseTime: Date.now() - started });
+    down.push(probe.name);
+    return session.down({ responseTime: Date.now() - started });
   }
 }

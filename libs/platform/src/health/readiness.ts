@@ -4,16 +4,35 @@ import { Injectable } from '@nestjs/common';
 export type ReadinessCheck = () => string | undefined;
 
 /**
- * What besides the database makes the service unready: a feature module adds
- * a check of its own (the auth module: whether its keys can be read), and
- * readiness answers 503 naming the first problem found.
+ * Something readiness asks on every check, and waits for: whether a
+ * dependency can serve now (the database library's: a read and a committed
+ * write). `name` keys it in readiness' answer and names it when it is down.
+ */
+export interface ReadinessProbe {
+  readonly name: string;
+  isUp(): Promise<boolean>;
+}
+
+/**
+ * What makes the service unready besides a shutdown: a module adds a check of
+ * its own (the auth module: whether its keys can be read) or a probe (the
+ * database library), and readiness answers 503 naming the first problem found.
  */
 @Injectable()
 export class Readiness {
   private readonly checks: ReadinessCheck[] = [];
+  private readonly probed: ReadinessProbe[] = [];
 
   add(check: ReadinessCheck): void {
     this.checks.push(check);
+  }
+
+  addProbe(probe: ReadinessProbe): void {
+    this.probed.push(probe);
+  }
+
+  get probes(): readonly ReadinessProbe[] {
+    return this.probed;
   }
 
   problem(): string | undefined {

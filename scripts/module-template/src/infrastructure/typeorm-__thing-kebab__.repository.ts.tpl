@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlClient } from '@app/platform';
+import { SqlClient } from '@app/database';
 import type { Repository } from 'typeorm';
 import { __Thing__, type New__Thing__ } from '../domain/__thing-kebab__';
 import { __Thing__Repository } from '../domain/__thing-kebab__.repository';

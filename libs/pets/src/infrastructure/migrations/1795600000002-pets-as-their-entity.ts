@@ -1,4 +1,4 @@
-import { recreateSqliteTable } from '@app/platform';
+import { recreateSqliteTable } from '@app/database';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**

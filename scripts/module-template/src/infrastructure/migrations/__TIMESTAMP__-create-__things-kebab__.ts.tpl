@@ -1,4 +1,4 @@
-import { generatedKeyColumn } from '@app/platform';
+import { generatedKeyColumn } from '@app/database';
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**

@@ -3,7 +3,7 @@ import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nest
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityTarget, type ObjectLiteral, type QueryRunner, type Repository } from 'typeorm';
-import type { UnitOfWork } from '../ports/unit-of-work';
+import type { UnitOfWork } from '@app/platform/ports';
 import { isSerializationFailure } from './database-errors';
 import type { GuardedSqlite3 } from './guarded-sqlite3';
 import { SqlDialect } from './sql-dialect';

@@ -2,8 +2,7 @@ import { closeSync, existsSync, fsyncSync, linkSync, openSync, rmSync } from 'no
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sqlite3 from 'sqlite3';
-import type { CommandOutput } from '../cli/command-line';
-import { databaseSettingsOf, type Environment } from '../config/app-config';
+import { databaseSettingsOf, type CommandOutput, type Environment } from '@app/platform';
 
 export const BACKUP_USAGE = `Usage: npm run backup -- <file>
 

@@ -1,39 +1,39 @@
 import { DynamicModule, Global, Module, type Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type DataSourceOptions } from 'typeorm';
-import { AppConfig } from '../config/app-config';
-import { ConfigError } from '../config/config.error';
-import type { Feature } from '../features/feature';
 import { isReadOnly } from './database-errors';
 import { dataSourceOptions } from './data-source-options';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { UnitOfWork } from '@app/platform/ports';
 import { SqlClient } from './sql-client';
 import { useRowidKeys } from './rowid-keys';
 import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
-import { CreateIdempotencyKeys1795400000001 } from './migrations/1795400000001-create-idempotency-keys';
 import { PlatformTablesAsTheirEntities1795600000000 } from './migrations/1795600000000-platform-tables-as-their-entities';
+import { DatabaseFailures } from './database-failures';
+import { DatabaseHealth } from './database.health';
 import { SqliteFileIdentity } from './sqlite-file-identity';
 import { WriteProbeRecord } from './write-probe.record';
-import { IdempotencyRecord } from '../idempotency/idempotency.record';
+import { AppConfig, ConfigError, type Feature } from '@app/platform';
 
 /**
  * The one database connection of the application, from `DATABASE_URL`, with
  * the schema every feature's migrations make and the entities every feature
  * declares (`defineFeature({ entities })`): modules reach them through
  * `SqlClient.repository(Entity)`. The SqlClient is also the application
- * layers' UnitOfWork.
+ * layers' UnitOfWork. It registers readiness' database probe and the error
+ * filter's answers to database failures with the core.
  */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(features: readonly Feature[]): DynamicModule {
+  static forRoot(config: AppConfig, features: readonly Feature[]): DynamicModule {
     const schema = schemaOf(features);
+    // Used by the SQLite driver and by readiness; never recorded, so never "detached", on PostgreSQL.
+    const identity = new SqliteFileIdentity(config.database.type === 'sqlite' ? config.database.path : '');
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          inject: [AppConfig, SqliteFileIdentity],
-          useFactory: (config: AppConfig, identity: SqliteFileIdentity) => ({
+          useFactory: () => ({
             ...dataSourceOptions(config.database, schema, config.databaseTimeoutMs, identity),
             // Fail fast on SQLite; give a PostgreSQL server a few seconds to come up.
             retryAttempts: config.database.type === 'postgres' ? 5 : 0,
@@ -44,19 +44,29 @@ export class DatabaseModule {
           dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions),
         }),
       ],
-      providers: [SqlClient, { provide: UnitOfWork, useExisting: SqlClient }],
+      providers: [
+        SqlClient,
+        { provide: UnitOfWork, useExisting: SqlClient },
+        { provide: SqliteFileIdentity, useValue: identity },
+        // Each registers itself with the core: readiness' probe, and the error filter's answers to the database's failures.
+        DatabaseHealth,
+        DatabaseFailures,
+      ],
       exports: [SqlClient, UnitOfWork],
     };
   }
 }
 
-/** The platform's tables and every feature's: their entities, and the migrations that make them. */
+/**
+ * The database's own table (the write probe) and every feature's (capabilities
+ * such as idempotency are features here): their entities, and the migrations
+ * that make them.
+ */
 export function schemaOf(features: readonly Feature[]): { entities: Type[]; migrations: Type[] } {
   return {
-    entities: [IdempotencyRecord, WriteProbeRecord, ...features.flatMap((feature) => feature.entities)],
+    entities: [WriteProbeRecord, ...features.flatMap((feature) => feature.entities)],
     migrations: [
       CreateWriteProbe1795400000000,
-      CreateIdempotencyKeys1795400000001,
       PlatformTablesAsTheirEntities1795600000000,
       ...features.flatMap((feature) => feature.migrations),
     ],

@@ -1,9 +1,9 @@
 import { OPEN_CREATE, OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions } from 'typeorm';
-import type { DatabaseLocation } from '../config/database-url';
 import { guardedSqlite3 } from './guarded-sqlite3';
 import type { SqliteFileIdentity } from './sqlite-file-identity';
+import type { DatabaseLocation } from '@app/platform';
 
 /**
  * TypeORM options for either database. The schema comes only from migrations,

@@ -1,6 +1,6 @@
 import { Database, OPEN_READWRITE } from 'sqlite3';
 import type { DataSource } from 'typeorm';
-import type { DatabaseLocation } from '../config/database-url';
+import type { DatabaseLocation } from '@app/platform';
 
 const probeStatement = () => `UPDATE platform_write_probe SET probed_at = '${new Date().toISOString()}' WHERE id = 1`;
 

@@ -1,10 +1,8 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { AppError } from '../errors/app-error';
-import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
-import { RequestValidationPipe } from '../http/validation.pipe';
 import { IdempotencyStore } from './idempotency-store';
+import { AppError, PLATFORM_ERROR_CODES, RequestValidationPipe } from '@app/platform';
 
 /** 1 to 255 visible ASCII characters (a repeated header arrives joined with ", ", so it fails too). */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;

@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { AppConfig } from '../config/app-config';
-import { SqlClient } from '../database/sql-client';
-import { AppError } from '../errors/app-error';
-import { JSON_CONTENT_TYPE } from '../errors/error-body';
-import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+import { SqlClient } from '@app/database';
+import { AppConfig, AppError, JSON_CONTENT_TYPE, PLATFORM_ERROR_CODES } from '@app/platform';
 
 /** Whose request, under which key, with which content. */
 export interface IdempotencyScope {

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig, Readiness, type ReadinessProbe } from '@app/platform';
+import { SqliteFileIdentity } from './sqlite-file-identity';
+import { probeWrite } from './write-probe';
+
+/**
+ * Readiness' probe of the database: whether it can serve reads and writes
+ * now. terminus' TypeORM ping runs `SELECT 1`, which never touches a SQLite
+ * file: it would say "up" while the file is gone, locked by another process,
+ * read-only or on a full disk. This probe fails when the open file is no
+ * longer at its path, when a read fails, and when a committed write fails; it
+ * passes again, by itself, as soon as a write succeeds.
+ */
+@Injectable()
+export class DatabaseHealth implements ReadinessProbe {
+  readonly name = 'database';
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly file: SqliteFileIdentity,
+    readiness: Readiness,
+  ) {
+    readiness.addProbe(this);
+  }
+
+  async isUp(): Promise<boolean> {
+    const { database, databaseTimeoutMs } = this.config;
+    if (this.file.problem()) return false;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.dataSource
+          .query(database.type === 'sqlite' ? 'SELECT count(*) FROM sqlite_master' : 'SELECT 1')
+          .then(() => probeWrite(database, this.dataSource, databaseTimeoutMs)),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timed out')), databaseTimeoutMs + 500);
+        }),
+      ]);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { defineFeature } from '@app/platform';
+import { IdempotencyModule } from './idempotency.module';
+import { IdempotencyRecord } from './idempotency.record';
+import { CreateIdempotencyKeys1795400000001 } from './migrations/1795400000001-create-idempotency-keys';
+
+export { IDEMPOTENT_REPLAYED_HEADER, Idempotent } from './idempotent.decorator';
+export { IdempotencyStore } from './idempotency-store';
+
+/** Idempotency as the application composes it: its module, its table and the migration that makes it. */
+export const idempotencyFeature = defineFeature({
+  name: 'idempotency',
+  module: IdempotencyModule,
+  entities: [IdempotencyRecord],
+  migrations: [CreateIdempotencyKeys1795400000001],
+});
