@@ -97,11 +97,19 @@ describe('computed imports', () => {
 });
 
 describe('the feature registry', () => {
-  it('lists every library under libs/ but the platform core and the database, each by its folder name', () => {
-    const folders = readdirSync(resolve(ROOT, 'libs'), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && !['platform', 'database'].includes(entry.name))
+  it('lists every feature module under libs/, by its folder name, and of the capability libraries those with tables', () => {
+    const isCapability = (name: string) =>
+      (JSON.parse(readFileSync(resolve(ROOT, 'libs', name, 'module.json'), 'utf8')) as { capability?: boolean })
+        .capability === true;
+    const libraries = readdirSync(resolve(ROOT, 'libs'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'platform')
       .map((entry) => entry.name);
-    expect(FEATURES.map((feature) => feature.name).sort()).toEqual(folders.sort());
+    const listed = FEATURES.map((feature) => feature.name);
+    expect(listed.filter((name) => !isCapability(name)).sort()).toEqual(
+      libraries.filter((name) => !isCapability(name)).sort(),
+    );
+    expect(listed.filter((name) => !libraries.includes(name))).toEqual([]);
+    expect(listed.filter(isCapability)).toEqual(['idempotency']);
   });
 
   it('gives each module its own error codes', () => {

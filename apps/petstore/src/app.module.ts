@@ -2,10 +2,14 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
 import { DatabaseModule } from '@app/database';
 import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
+import { RateLimitModule } from '@app/rate-limit';
 import { FEATURES } from './features';
 import { SERVICE_INFO } from './service-info';
 
-/** The composition root: the features' settings checked, then the platform, the database and the features. */
+/**
+ * The composition root: the features' settings checked, then the platform core, the capability libraries (the
+ * database, rate limiting; idempotency comes in with the features, as it brings a table) and the features.
+ */
 @Module({})
 export class AppModule {
   /** `features` is the registry's list; tests may add a feature of their own. */
@@ -17,6 +21,7 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot(config, SERVICE_INFO),
         DatabaseModule.forRoot(config, features),
+        RateLimitModule.forRoot(config),
         ...modules,
         // Every feature's routes under the one versioned prefix.
         RouterModule.register([{ path: API_PREFIX, children: modules }]),

@@ -22,6 +22,7 @@ export { INT64_RULE, IntegerIdPipe, IsInt64, parseInt64 } from './http/integer-i
 export { setCreatedLocation, setNextPageLink } from './http/links';
 export { Public } from './http/public.decorator';
 export { Authenticator } from './pipeline/authenticate';
+export { CallerLimit } from './pipeline/limit-callers';
 export { NoQueryParameters, RequestValidationPipe } from './http/validation.pipe';
 export { publicBaseUrlOf } from './http/public-base-url';
 export { RouteIndex } from './http/route-index';
@@ -30,8 +31,8 @@ export type { ReadinessProbe } from './health/readiness';
 export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 export { logStartupFailure } from './logging/app-logger';
 export { APP_LOGGER } from './logging/app-logger';
+export { MetricsService } from './metrics/metrics.service';
 export { ApiErrorResponses } from './openapi/error-response';
 export { OPENAPI_JSON_PATH } from './openapi/openapi';
 export { Responds } from './openapi/responds.decorator';
 export { PlatformModule } from './platform.module';
-export { RateLimitStorage } from './rate-limit/rate-limit-storage';

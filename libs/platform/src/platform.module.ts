@@ -14,12 +14,11 @@ import { Drain } from './lifecycle/drain.service';
 import { APP_LOGGER, appLoggerOf } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
-import { RateLimitStorage } from './rate-limit/rate-limit-storage';
 
 /**
  * The services every feature relies on: the validated configuration, logs,
  * metrics, health checks (and the ports capabilities register their probes
- * and failures through), the rate-limit storage, request validation, the one
+ * and failures through), request validation, the one
  * error filter, and the drain that graceful shutdown starts. The
  * request pipeline (pipeline/request-pipeline.ts) puts them to work on each
  * request, for the e2e tests exactly as in production (both go through
@@ -46,7 +45,6 @@ export class PlatformModule {
         // The request pipeline registers these two globally (pipeline/request-pipeline.ts).
         ErrorFilter,
         RequestValidationPipe,
-        RateLimitStorage.provider,
         MetricsService,
         Readiness,
         FailureTranslators,
@@ -54,10 +52,10 @@ export class PlatformModule {
       ],
       exports: [
         AppConfig,
+        SERVICE_INFO,
         APP_LOGGER,
         Drain,
         MetricsService,
-        RateLimitStorage,
         Readiness,
         FailureTranslators,
         // The idempotency interceptor, in a feature's module, validates with it.

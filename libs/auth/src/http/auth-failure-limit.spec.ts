@@ -1,4 +1,5 @@
-import type { AppConfig, RateLimitStorage } from '@app/platform';
+import type { AppConfig } from '@app/platform';
+import type { RateLimitStorage } from '@app/rate-limit';
 import { describe, expect, it } from 'vitest';
 import { AuthFailureLimit } from './auth-failure-limit';
 import { TooManyAuthFailuresError } from './auth.errors';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, RateLimitStorage } from '@app/platform';
+import { AppConfig } from '@app/platform';
+import { RateLimitStorage } from '@app/rate-limit';
 import { TooManyAuthFailuresError } from './auth.errors';
 
 const WINDOW_MS = 60_000;

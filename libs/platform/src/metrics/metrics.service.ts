@@ -32,7 +32,7 @@ export class MetricsService {
   });
 
   private readonly deprecatedCalls: Counter<'operation' | 'sunset' | 'caller'>;
-  private readonly rateLimitStorageFailures: Counter;
+  private readonly prefix: string;
   /** Bounded: routes are templates (or `unmatched`), methods are those Node parses, statuses are finite. */
   private readonly series = new Map<
     string,
@@ -53,15 +53,12 @@ export class MetricsService {
       labelNames: ['operation', 'sunset', 'caller'] as const,
       registers: [this.registry],
     });
-    this.rateLimitStorageFailures = new Counter({
-      name: `${service.id}_rate_limit_storage_failures_total`,
-      help: 'Rate-limit checks that could not reach the shared storage (Redis) and let the request through unlimited.',
-      registers: [this.registry],
-    });
+    this.prefix = service.id;
   }
 
-  countRateLimitStorageFailure(): void {
-    this.rateLimitStorageFailures.inc();
+  /** A counter of a capability's own (the rate-limit storage's failures), named `<service>_<name>` and served here. */
+  counter(name: string, help: string): Counter {
+    return new Counter({ name: `${this.prefix}_${name}`, help, registers: [this.registry] });
   }
 
   /**

@@ -10,19 +10,18 @@ import { appLoggerOf } from '../logging/app-logger';
 import { RefusalLog } from '../logging/refusal-log';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
-import { RateLimitStorage } from '../rate-limit/rate-limit-storage';
 import { Authenticator, authenticate } from './authenticate';
 import { closeWhenDraining } from './close-when-draining';
 import { limitConnections } from './connection-limit';
 import { MAX_WAITING_REQUESTS, limitPipelining } from './pipelining-limit';
 import { allowCrossOrigin } from './cors';
 import { countRequest } from './count-request';
+import { CallerLimit, limitCallers } from './limit-callers';
 import { sendDeprecationHeaders } from './deprecation-headers';
 import { inviteBody } from './expect-continue';
 import { parseJsonBodies } from './json-body';
 import { logRequest } from './log-request';
 import { servesOnlyItsOwnPort } from './management-routes';
-import { limitRate } from './rate-limit';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
@@ -64,9 +63,8 @@ export function installRequestPipeline(
 
   // 3. Before the body: who is calling, and may they call again this minute.
   fastify.addHook('preParsing', authenticate(authenticatorOf(app)));
-  if (config.rateLimitPerMinute > 0) {
-    fastify.addHook('preParsing', limitRate(app.get(RateLimitStorage), config.rateLimitPerMinute));
-  }
+  const callerLimit = optional(app, CallerLimit);
+  if (callerLimit) fastify.addHook('preParsing', limitCallers(callerLimit));
   // Only now may a client waiting with `Expect: 100-continue` send its body.
   fastify.addHook('preParsing', inviteBody);
 
@@ -97,6 +95,15 @@ function closedForPipelining(logger: Logger): () => void {
       `closed a connection with more than ${MAX_WAITING_REQUESTS} requests waiting on it (pipelined, their answers unread)`,
     );
   };
+}
+
+/** A port's provider, when a capability provides one. */
+function optional<T>(app: NestFastifyApplication, port: abstract new (...args: never[]) => T): T | undefined {
+  try {
+    return app.get(port, { strict: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** The auth module's authenticator: without one, every route would be open, so the service does not start. */

@@ -2,10 +2,8 @@ import type { Provider, OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { AppConfig } from '../config/app-config';
-import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
-import { APP_LOGGER } from '../logging/app-logger';
-import { MetricsService } from '../metrics/metrics.service';
+import type { Counter } from 'prom-client';
+import { APP_LOGGER, AppConfig, MetricsService, SERVICE_INFO, type ServiceInfo } from '@app/platform';
 import { FixedWindowCounter, type ThrottlerStorageRecord } from './fixed-window-counter';
 
 /** How long a rate-limit check may wait for Redis before the request goes through unlimited. */
@@ -49,9 +47,13 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
     metrics: MetricsService,
   ): Promise<RateLimitStorage> {
     const keyPrefix = config.redis?.keyPrefix ?? `${service.id}:`;
+    const failures = metrics.counter(
+      'rate_limit_storage_failures_total',
+      'Rate-limit checks that could not reach the shared storage (Redis) and let the request through unlimited.',
+    );
     // With both limits off nothing would be counted: no connection to keep up.
     if (!config.redis || (config.rateLimitPerMinute === 0 && config.authFailuresPerMinute === 0)) {
-      return new RateLimitStorage(logger, metrics, keyPrefix, new FixedWindowCounter());
+      return new RateLimitStorage(logger, failures, keyPrefix, new FixedWindowCounter());
     }
     const [{ Redis }, { ThrottlerStorageRedisService }] = await Promise.all([
       import('ioredis'),
@@ -65,12 +67,12 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
       // Reconnect for ever, at most every 2 s: limiting resumes by itself.
       retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     });
-    return new RateLimitStorage(logger, metrics, keyPrefix, new ThrottlerStorageRedisService(redis), redis);
+    return new RateLimitStorage(logger, failures, keyPrefix, new ThrottlerStorageRedisService(redis), redis);
   }
 
   private constructor(
     private readonly logger: Logger,
-    private readonly metrics: MetricsService,
+    private readonly failures: Counter,
     private readonly keyPrefix: string,
     private readonly counter: ThrottlerStorage & { onApplicationShutdown?(): void },
     private readonly redis?: Redis,
@@ -93,7 +95,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
       this.recovered();
       return record;
     } catch (error) {
-      this.metrics.countRateLimitStorageFailure();
+      this.failures.inc();
       this.failed(error as Error);
       return NOT_COUNTED;
     }

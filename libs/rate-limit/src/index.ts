@@ -1,0 +1,2 @@
+export { RateLimitModule } from './rate-limit.module';
+export { RateLimitStorage } from './rate-limit-storage';

@@ -1,0 +1,22 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig, CallerLimit } from '@app/platform';
+import { RateLimit } from './rate-limit';
+import { RateLimitStorage } from './rate-limit-storage';
+
+/**
+ * Rate limiting: the storage the limits count in (global: the auth module's
+ * failed-authentication limit counts there too), and, when
+ * RATE_LIMIT_PER_MINUTE is above 0, the core's CallerLimit.
+ */
+@Global()
+@Module({})
+export class RateLimitModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const limits = config.rateLimitPerMinute > 0 ? [{ provide: CallerLimit, useClass: RateLimit }] : [];
+    return {
+      module: RateLimitModule,
+      providers: [RateLimitStorage.provider, ...limits],
+      exports: [RateLimitStorage, ...limits.map((limit) => limit.provide)],
+    };
+  }
+}

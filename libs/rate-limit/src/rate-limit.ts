@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig, AppError, CallerLimit, PLATFORM_ERROR_CODES } from '@app/platform';
+import { RateLimitStorage } from './rate-limit-storage';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * RATE_LIMIT_PER_MINUTE requests per caller (per address on a public route)
+ * across every operation, counted in the rate-limit storage (this process, or
+ * Redis for a fleet), with the IETF `RateLimit-*` headers on every answer and
+ * a 429 with `Retry-After` past the limit. The core's pipeline runs it after
+ * authentication and before the body is read (pipeline/limit-callers.ts).
+ */
+@Injectable()
+export class RateLimit extends CallerLimit {
+  private readonly limit: number;
+
+  constructor(
+    private readonly storage: RateLimitStorage,
+    config: AppConfig,
+  ) {
+    super();
+    this.limit = config.rateLimitPerMinute;
+  }
+
+  admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { limit } = this;
+    const tracker = request.caller === undefined ? `ip:${request.ip}` : `key:${request.caller}`;
+    return this.storage
+      .increment(`default:${tracker}`, WINDOW_MS, limit, WINDOW_MS, 'default')
+      .then(({ totalHits, timeToExpire, isBlocked, timeToBlockExpire }) => {
+        if (isBlocked) throw refused(reply, limit, timeToBlockExpire);
+        reply.header('ratelimit-limit', String(limit));
+        reply.header('ratelimit-remaining', String(Math.max(0, limit - totalHits)));
+        reply.header('ratelimit-reset', String(timeToExpire));
+      });
+  }
+}
+
+function refused(reply: FastifyReply, limit: number, seconds: number): AppError {
+  reply.header('retry-after', String(seconds));
+  reply.header('ratelimit-limit', String(limit));
+  reply.header('ratelimit-remaining', '0');
+  reply.header('ratelimit-reset', String(seconds));
+  return new AppError(
+    'rate_limited',
+    PLATFORM_ERROR_CODES.rateLimited,
+    `rate limit of ${limit} requests per minute exceeded; retry in ${seconds} s`,
+  );
+}
