@@ -118,6 +118,15 @@ module.exports = {
       },
     },
     {
+      name: 'no-cycles-between-folders',
+      comment:
+        'Inside a library, two folders never import each other, however indirectly: each folder does one job, and the arrows between them go one way.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^libs/([^/]+)/' },
+      to: { path: '^libs/$1/', circular: true },
+    },
+    {
       name: 'platform-knows-no-feature',
       comment: 'The platform core is cross-cutting: it imports no capability library and no feature module.',
       severity: 'error',

@@ -59,6 +59,8 @@ describe('architecture rules', () => {
       'modules-meet-through-their-index: libs/other/src/reaches-in.ts -> libs/shop/src/domain/thing.ts',
       'modules-use-only-what-they-declare: libs/ring-b/src/index.ts -> libs/ring-a/src/index.ts',
       'modules-use-only-what-they-declare: libs/shop/src/undeclared.ts -> libs/other/src/index.ts',
+      'no-cycles-between-folders: libs/shop/src/http -> libs/shop/src/infrastructure',
+      'no-cycles-between-folders: libs/shop/src/infrastructure -> libs/shop/src/http',
       'no-cycles-between-modules: libs/ring-a/src/index.ts -> libs/ring-b/src/index.ts',
       'platform-knows-no-feature: libs/platform/src/knows-a-feature.ts -> libs/shop/src/index.ts',
       'platform-plain-entries-are-plain-typescript: libs/platform/src/errors/app-error.ts -> @nestjs/common',

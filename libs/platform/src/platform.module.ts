@@ -4,7 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { FastifyInstance } from 'fastify';
 import { AppConfig } from './config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
-import { ErrorFilter } from './errors/error.filter';
+import { ErrorFilter } from './http/error.filter';
 import { FailureTranslators } from './errors/failure-translators';
 import { HealthController } from './health/health.controller';
 import { Readiness } from './health/readiness';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { API_PREFIX } from '../http/api-prefix';
+import { API_PREFIX } from './api-prefix';
 import { ConfigError } from './config.error';
 import { openFileLimit } from './open-file-limit';
 import { parseDatabaseUrl, type DatabaseLocation } from './database-url';

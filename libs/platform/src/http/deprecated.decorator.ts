@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { API_PREFIX } from './api-prefix';
+import { API_PREFIX } from '../config/api-prefix';
 import { WithRouteSettings, type DeprecationNotice } from './route-config';
 
 /**

@@ -5,9 +5,9 @@ import type { AppConfig } from '../config/app-config';
 import type { ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
-import { API_PREFIX } from '../http/api-prefix';
+import { API_PREFIX } from '../config/api-prefix';
 import { INT64_MAX, INT64_MIN } from '../http/integer-id.pipe';
-import { pathOf } from '../pipeline/request-state';
+import { pathOf } from '../http/request-state';
 import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
 import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
 

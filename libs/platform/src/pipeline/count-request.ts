@@ -1,7 +1,7 @@
 import type { onResponseHookHandler } from 'fastify';
 import { routeSettingsOf } from '../http/route-config';
 import type { MetricsService } from '../metrics/metrics.service';
-import { routeTemplateOf } from './request-state';
+import { routeTemplateOf } from '../http/request-state';
 
 /** Counts every answer and its latency by route template, method and status, and each call to a deprecated operation. */
 export function countRequest(metrics: MetricsService): onResponseHookHandler {

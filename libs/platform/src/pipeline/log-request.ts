@@ -2,7 +2,7 @@ import type { onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { RefusalLog } from '../logging/refusal-log';
-import { pathOf, routeTemplateOf } from './request-state';
+import { pathOf, routeTemplateOf } from '../http/request-state';
 
 /**
  * 5xx answers that are the service doing what it should, logged below

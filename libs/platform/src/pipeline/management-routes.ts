@@ -3,14 +3,14 @@ import type { onRequestHookHandler } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { routeSettingsOf } from '../http/route-config';
-import { pathOf } from './request-state';
+import { pathOf } from '../http/request-state';
 
 /** Marks a request that arrived on the management port. */
 const MANAGEMENT = Symbol('arrived on the management port');
 
 type ManagementRequest = IncomingMessage & { [MANAGEMENT]?: true };
 
-/** Called by the management port's listener (http/management-port.ts) on each of its requests. */
+/** Called by the management port's listener (server/management-port.ts) on each of its requests. */
 export function markAsManagement(request: IncomingMessage): void {
   (request as ManagementRequest)[MANAGEMENT] = true;
 }

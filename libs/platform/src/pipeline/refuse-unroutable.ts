@@ -2,7 +2,7 @@ import { NotFoundException } from '@nestjs/common';
 import type { onRequestHookHandler } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
-import { pathOf } from './request-state';
+import { pathOf } from '../http/request-state';
 
 /**
  * Refuses at once what no route will take, before a byte of its body is read:

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
-import { ErrorFilter } from '../errors/error.filter';
+import { ErrorFilter } from '../http/error.filter';
 import { RequestValidationPipe } from '../http/validation.pipe';
 import { Drain } from '../lifecycle/drain.service';
 import { appLoggerOf } from '../logging/app-logger';
@@ -25,7 +25,7 @@ import { servesOnlyItsOwnPort } from './management-routes';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
-import { declareRequestState } from './request-state';
+import { declareRequestState } from '../http/request-state';
 import { sendSecurityHeaders, sendsSecurityHeaders, type SecurityHeaders } from './security-headers';
 
 /**

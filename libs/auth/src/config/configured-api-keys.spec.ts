@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { configuredKeysOf } from '../config/api-keys.setting';
-import { ConfiguredApiKeys } from './configured-api-keys';
+import { configuredKeysOf } from './api-keys.setting';
+import { ConfiguredApiKeys } from '../application/configured-api-keys';
 
 describe('ConfiguredApiKeys', () => {
   const keys = new ConfiguredApiKeys(configuredKeysOf(['ci:first-key-0123456789', 'second-key-0123456789']));

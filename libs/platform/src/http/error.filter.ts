@@ -1,12 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pathOf } from '../pipeline/request-state';
-import { RouteIndex } from '../http/route-index';
-import { MAX_BODY_BYTES } from '../http/http-limits';
-import { AppError } from './app-error';
-import { FailureTranslators } from './failure-translators';
-import { sendError, type ErrorBody } from './error-body';
-import { PLATFORM_ERROR_CODES as CODES, RETRY_AFTER_SECONDS, STATUS_OF_KIND } from './error-catalogue';
+import { pathOf } from './request-state';
+import { RouteIndex } from './route-index';
+import { MAX_BODY_BYTES } from './http-limits';
+import { AppError } from '../errors/app-error';
+import { FailureTranslators } from '../errors/failure-translators';
+import { sendError, type ErrorBody } from '../errors/error-body';
+import { PLATFORM_ERROR_CODES as CODES, RETRY_AFTER_SECONDS, STATUS_OF_KIND } from '../errors/error-catalogue';
 
 /** The code of a 4xx that reached us without a more specific one. */
 const CODE_OF_STATUS: Readonly<Record<number, string>> = {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { markAsManagement } from '../pipeline/management-routes';
-import type { EdgeResponses } from './edge-responses';
+import type { EdgeResponses } from '../http/edge-responses';
 
 /**
  * MANAGEMENT_PORT: a second listener for monitors, so that health checks and

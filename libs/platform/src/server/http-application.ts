@@ -6,16 +6,16 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { sendError } from '../errors/error-body';
-import { fastifyErrorBody } from '../errors/error.filter';
+import { fastifyErrorBody } from '../http/error.filter';
 import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { setupOpenApi } from '../openapi/openapi';
-import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from './http-limits';
-import { EdgeResponses } from './edge-responses';
+import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from '../http/http-limits';
+import { EdgeResponses } from '../http/edge-responses';
 import { serveManagementPort } from './management-port';
-import { RouteIndex } from './route-index';
+import { RouteIndex } from '../http/route-index';
 import { installRequestPipeline } from '../pipeline/request-pipeline';
-import { requestIdOf } from '../pipeline/request-id';
+import { requestIdOf } from '../http/request-state';
 import { securityHeadersOf } from '../pipeline/security-headers';
 
 /**
