@@ -4,7 +4,7 @@ import { DatabaseModule } from '@app/database';
 import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
 import { RateLimitModule } from '@app/rate-limit';
 import { FEATURES } from './features';
-import { SERVICE_INFO } from './service-info';
+import { PETSTORE_SERVICE } from './service-info';
 
 /**
  * The composition root: the features' settings checked, then the platform core, the capability libraries (the
@@ -19,7 +19,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot(config, SERVICE_INFO),
+        PlatformModule.forRoot(config, PETSTORE_SERVICE),
         DatabaseModule.forRoot(config, features),
         RateLimitModule.forRoot(config),
         ...modules,

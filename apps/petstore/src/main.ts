@@ -8,7 +8,7 @@ import {
   publicBaseUrlOf,
 } from '@app/platform';
 import { AppModule } from './app.module';
-import { SERVICE_INFO } from './service-info';
+import { PETSTORE_SERVICE } from './service-info';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -17,7 +17,9 @@ async function bootstrap(): Promise<void> {
   installGracefulShutdown(app, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
   await app.listen(config.port, config.host);
   // The bound address, not the configured one: PORT=0 picks a free port.
-  logger.log(`${SERVICE_INFO.title} listening on ${await app.getUrl()} (public base ${publicBaseUrlOf(app, config)})`);
+  logger.log(
+    `${PETSTORE_SERVICE.title} listening on ${await app.getUrl()} (public base ${publicBaseUrlOf(app, config)})`,
+  );
 }
 
 bootstrap().catch((error: unknown) => {

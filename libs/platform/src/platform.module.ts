@@ -10,7 +10,7 @@ import { HealthController } from './health/health.controller';
 import { Readiness } from './health/readiness';
 import { RouteIndex } from './http/route-index';
 import { RequestValidationPipe } from './http/validation.pipe';
-import { Drain } from './lifecycle/drain.service';
+import { Draining } from './lifecycle/draining';
 import { APP_LOGGER, appLoggerOf } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
@@ -48,13 +48,13 @@ export class PlatformModule {
         MetricsService,
         Readiness,
         FailureTranslators,
-        Drain,
+        Draining,
       ],
       exports: [
         AppConfig,
         SERVICE_INFO,
         APP_LOGGER,
-        Drain,
+        Draining,
         MetricsService,
         Readiness,
         FailureTranslators,

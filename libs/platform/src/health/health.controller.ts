@@ -11,7 +11,7 @@ import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { ForMonitors } from '../http/management.decorator';
-import { Drain } from '../lifecycle/drain.service';
+import { Draining } from '../lifecycle/draining';
 import { Readiness, type ReadinessProbe } from './readiness';
 
 /**
@@ -27,7 +27,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
-    private readonly drain: Drain,
+    private readonly drain: Draining,
     private readonly readiness: Readiness,
     @Inject(SERVICE_INFO) private readonly service: ServiceInfo,
   ) {}

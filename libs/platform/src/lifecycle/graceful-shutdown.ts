@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Server as NetServer } from 'node:net';
 import type { Server } from 'node:http';
 import type { ShutdownSignal } from '../config/app-config';
-import { Drain } from './drain.service';
+import { Draining } from './draining';
 import { OpenConnections } from './open-connections';
 
 /** How often the connections are looked at while the server stops. */
@@ -44,7 +44,7 @@ export function installGracefulShutdown(
       logger.error(`still busy after ${graceMs} ms: exiting`);
       process.exit(1);
     }, graceMs).unref();
-    app.get(Drain).begin();
+    app.get(Draining).begin();
     new Promise((resolve) => setTimeout(resolve, delay))
       .then(() => {
         // http.Server#close() would also close every idle connection at once, a fresh one whose request is on

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { onSendHookHandler } from 'fastify';
-import type { Drain } from '../lifecycle/drain.service';
+import type { Draining } from '../lifecycle/draining';
 
 /**
  * While the service drains for shutdown, every answer, those of requests
@@ -15,7 +15,7 @@ import type { Drain } from '../lifecycle/drain.service';
  * connection later. A request without a body (a GET for an unknown route)
  * keeps its connection: the client's next request can follow on it.
  */
-export function closeWhenDraining(drain: Drain): onSendHookHandler {
+export function closeWhenDraining(drain: Draining): onSendHookHandler {
   return (request, reply, payload, done) => {
     if ((drain.isDraining || bodyStillToCome(request.raw)) && request.raw.httpVersionMajor < 2) {
       reply.header('connection', 'close');

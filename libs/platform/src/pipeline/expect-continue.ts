@@ -8,7 +8,7 @@ import { MAX_BODY_BYTES } from '../http/http-limits';
  * not invited; Fastify answers it 413 without reading it. Node's own
  * automatic `100 Continue` is turned off (http-application.ts).
  */
-export const inviteBody: preParsingHookHandler = (request, reply, payload, done) => {
+export const sendContinue: preParsingHookHandler = (request, reply, payload, done) => {
   if (
     request.headers.expect?.toLowerCase() === '100-continue' &&
     Number(request.headers['content-length'] ?? 0) <= MAX_BODY_BYTES

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { ErrorFilter } from '../http/error.filter';
 import { RequestValidationPipe } from '../http/validation.pipe';
-import { Drain } from '../lifecycle/drain.service';
+import { Draining } from '../lifecycle/draining';
 import { appLoggerOf } from '../logging/app-logger';
 import { RefusalLog } from '../logging/refusal-log';
 import { MetricsService } from '../metrics/metrics.service';
@@ -18,7 +18,7 @@ import { allowCrossOrigin } from './cors';
 import { countRequest } from './count-request';
 import { CallerLimit, limitCallers } from './limit-callers';
 import { sendDeprecationHeaders } from './deprecation-headers';
-import { inviteBody } from './expect-continue';
+import { sendContinue } from './expect-continue';
 import { parseJsonBodies } from './json-body';
 import { logRequest } from './log-request';
 import { servesOnlyItsOwnPort } from './management-routes';
@@ -26,7 +26,7 @@ import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
 import { declareRequestState } from '../http/request-state';
-import { sendSecurityHeaders, sendsSecurityHeaders, type SecurityHeaders } from './security-headers';
+import { sendSecurityHeaders, hasSecurityHeaders, type SecurityHeaders } from './security-headers';
 
 /**
  * The request pipeline: every step a request passes through, registered here
@@ -51,7 +51,7 @@ export function installRequestPipeline(
 
   // 2. The request line and headers have arrived; nothing of the body is read yet.
   fastify.addHook('onRequest', sendRequestId);
-  if (sendsSecurityHeaders(securityHeaders)) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
+  if (hasSecurityHeaders(securityHeaders)) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
   // MANAGEMENT_PORT: health and metrics there alone, everything else on the API's port alone.
   if (config.management) fastify.addHook('onRequest', servesOnlyItsOwnPort);
   fastify.addHook('onRequest', refuseMalformedHeaders);
@@ -66,7 +66,7 @@ export function installRequestPipeline(
   const callerLimit = optional(app, CallerLimit);
   if (callerLimit) fastify.addHook('preParsing', limitCallers(callerLimit));
   // Only now may a client waiting with `Expect: 100-continue` send its body.
-  fastify.addHook('preParsing', inviteBody);
+  fastify.addHook('preParsing', sendContinue);
 
   // 4. The body: JSON in UTF-8 only, at most MAX_BODY_BYTES (Fastify's bodyLimit, set in http-application.ts).
   parseJsonBodies(fastify);
@@ -78,7 +78,7 @@ export function installRequestPipeline(
   app.useGlobalPipes(app.get(RequestValidationPipe));
 
   // 6. As the answer leaves.
-  fastify.addHook('onSend', closeWhenDraining(app.get(Drain)));
+  fastify.addHook('onSend', closeWhenDraining(app.get(Draining)));
 
   // 7. Once it is sent.
   fastify.addHook('onResponse', logRequest(appLoggerOf(config)));

@@ -70,6 +70,6 @@ export function sendSecurityHeaders(headers: SecurityHeaders): onRequestHookHand
 }
 
 /** SECURITY_HEADERS=off: a gateway in front adds them, and the step is left out. */
-export function sendsSecurityHeaders(headers: SecurityHeaders): boolean {
+export function hasSecurityHeaders(headers: SecurityHeaders): boolean {
   return Object.keys(headers.api).length > 0;
 }

@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
  * (pipeline/close-when-draining.ts).
  */
 @Injectable()
-export class Drain {
+export class Draining {
   private draining = false;
 
   get isDraining(): boolean {
