@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig, Readiness, type ReadinessProbe } from '@app/platform';
+import { SqlClient } from './sql-client';
 import { SqliteFileIdentity } from './sqlite-file-identity';
 import { probeWrite } from './write-probe';
 
@@ -18,6 +19,7 @@ export class DatabaseHealth implements ReadinessProbe {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly sql: SqlClient,
     private readonly config: AppConfig,
     private readonly file: SqliteFileIdentity,
     readiness: Readiness,
@@ -33,7 +35,7 @@ export class DatabaseHealth implements ReadinessProbe {
       await Promise.race([
         this.dataSource
           .query(database.type === 'sqlite' ? 'SELECT count(*) FROM sqlite_master' : 'SELECT 1')
-          .then(() => probeWrite(database, this.dataSource, databaseTimeoutMs)),
+          .then(() => probeWrite(this.sql)),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('timed out')), databaseTimeoutMs + 500);
         }),

@@ -5,7 +5,7 @@ import { isReadOnly } from './database-errors';
 import { dataSourceOptions } from './data-source-options';
 import { UnitOfWork } from '@app/platform/ports';
 import { SqlClient } from './sql-client';
-import { useRowidKeys } from './rowid-keys';
+import { connect } from './connect';
 import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
 import { PlatformTablesAsTheirEntities1795600000000 } from './migrations/1795600000000-platform-tables-as-their-entities';
 import { DatabaseFailures } from './database-failures';
@@ -104,13 +104,7 @@ export async function openDatabase(
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
   let dataSource: DataSource | undefined;
   try {
-    dataSource = await new DataSource(options).initialize();
-    useRowidKeys(dataSource);
-    if (options.type === 'sqlite') {
-      // WAL (set by TypeORM) with FULL: a commit is fsynced before it is
-      // acknowledged, so a 201 survives a crash of the process or the machine.
-      await dataSource.query('PRAGMA synchronous = FULL');
-    }
+    dataSource = await connect(options);
     await migrate(dataSource);
     await dataSource.query(`UPDATE platform_write_probe SET probed_at = '${new Date().toISOString()}' WHERE id = 1`);
     return dataSource;

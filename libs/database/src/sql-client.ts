@@ -2,13 +2,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityTarget, type ObjectLiteral, type QueryRunner, type Repository } from 'typeorm';
+import {
+  DataSource,
+  type DataSourceOptions,
+  type EntityTarget,
+  type ObjectLiteral,
+  type QueryRunner,
+  type Repository,
+} from 'typeorm';
 import type { UnitOfWork } from '@app/platform/ports';
 import { isSerializationFailure } from './database-errors';
 import type { GuardedSqlite3 } from './guarded-sqlite3';
 import { SqlDialect } from './sql-dialect';
 import { writeResultOf, type WriteResult } from './write-result';
-import { useRowidKeys } from './rowid-keys';
+import { connect } from './connect';
 import { SqliteWriteBatches } from './sqlite-write-batches';
 
 /** How often a PostgreSQL transaction is tried when it cannot be serialized with those beside it. */
@@ -158,17 +165,10 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
         ...this.dataSource.options,
         migrations: [],
         flags: OPEN_READWRITE | OPEN_FULLMUTEX,
-        // Its statements run one at a time (SqliteWriteBatches): each is prepared once.
+        // Every write takes it (SqliteWriteBatches): each statement is prepared once and run again.
         driver: (this.dataSource.options as { driver: GuardedSqlite3 }).driver.writing,
       };
-      const connection = await new DataSource(options as never).initialize();
-      useRowidKeys(connection);
-      // WAL (set by TypeORM) with FULL: a commit is fsynced before it is acknowledged.
-      await connection.query('PRAGMA synchronous = FULL');
-      // The savepoint of each transaction in a batch keeps the pages it changes in a statement journal: in memory,
-      // not a temporary file (half the CPU a savepoint costs, measured in decision 0021).
-      await connection.query('PRAGMA temp_store = MEMORY');
-      return connection;
+      return connect(options as DataSourceOptions);
     })();
     this.writer = opening;
     opening.catch(() => {
