@@ -39,11 +39,6 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>
 };
 
 /**
- * Unique and foreign-key violations that no repository translated into an
- * error of its own: the request clashed with stored data, which is the
- * caller's to fix, not a bug of ours.
- */
-/**
  * The Error body of one of Fastify's own request errors. Also used for the
  * errors its router raises before any hook or filter can run.
  */
