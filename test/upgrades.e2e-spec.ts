@@ -45,10 +45,21 @@ interface Expected {
 const expectedOf = (release: string): Expected =>
   JSON.parse(readFileSync(join(FIXTURES, release, 'expected.json'), 'utf8')) as Expected;
 
-/** A new database of `kind` holding the fixture of `release`, exactly as that release left it. */
+/**
+ * A new database of `kind` holding the fixture of `release`, exactly as that
+ * release left it, but for the time its Idempotency-Key records were made:
+ * now, as for a client retrying across an upgrade. Left as they were, they
+ * would expire IDEMPOTENCY_TTL_HOURS after the fixture was made, and the suite
+ * with them.
+ */
 async function databaseOf(kind: DatabaseKind, release: string): Promise<TestDatabase> {
   const database = await kind.create();
-  const dump = readFileSync(join(FIXTURES, release, `${kind.name}.sql`), 'utf8');
+  const recorded = readFileSync(join(FIXTURES, release, `${kind.name}.sql`), 'utf8');
+  // pg_dump empties the search path: PostgreSQL's table is named with its schema.
+  const table = kind.name === 'postgres' ? 'public.platform_idempotency_keys' : 'platform_idempotency_keys';
+  const dump = recorded.includes('platform_idempotency_keys')
+    ? `${recorded}\n;UPDATE ${table} SET created_at = ${Date.now()};\n`
+    : recorded;
   if (kind.name === 'sqlite') {
     const db = new sqlite3.Database(database.url.slice('sqlite:'.length));
     await new Promise<void>((done, fail) => db.exec(dump, (error) => (error ? fail(error) : done())));
