@@ -90,7 +90,7 @@ function driverOf(identity: SqliteFileIdentity, reuseStatements: boolean): typeo
   return driver;
 }
 
-/** The most statements kept prepared: fixed SQL is a handful; TypeORM's query builder may make more. */
+/** The most SQL texts kept prepared: fixed SQL is a handful; TypeORM's query builder may make more. */
 const MAX_PREPARED = 64;
 
 /**
@@ -116,7 +116,6 @@ type Copy = { statement: sqlite3.Statement; calls: number; preparing?: Array<(er
  */
 class PreparedStatements {
   private readonly prepared = new Map<string, Copy[]>();
-  private size = 0;
 
   constructor(private readonly database: sqlite3.Database) {}
 
@@ -144,7 +143,6 @@ class PreparedStatements {
   finalizeAll(): Promise<void> {
     const copies = [...this.prepared.values()].flat();
     this.prepared.clear();
-    this.size = 0;
     return Promise.all(copies.map(({ statement }) => new Promise((done) => statement.finalize(done)))).then(
       () => undefined,
     );
@@ -167,9 +165,11 @@ class PreparedStatements {
       calls: 0,
       preparing: [],
     };
-    if (copies.length === 0) this.prepared.set(sql, copies);
+    if (copies.length === 0) {
+      this.prepared.set(sql, copies);
+      if (this.prepared.size > MAX_PREPARED) this.evictOldest(sql);
+    }
     copies.push(copy);
-    if (++this.size > MAX_PREPARED) this.evictOldest(sql);
     return copy;
   }
 
@@ -178,7 +178,6 @@ class PreparedStatements {
     const index = copies?.indexOf(copy) ?? -1;
     if (index < 0) return;
     copies!.splice(index, 1);
-    this.size--;
     if (copies!.length === 0) this.prepared.delete(sql);
   }
 
@@ -191,7 +190,6 @@ class PreparedStatements {
     for (const [sql, copies] of this.prepared) {
       if (sql === keep || copies.some((copy) => copy.preparing)) continue;
       this.prepared.delete(sql);
-      this.size -= copies.length;
       for (const { statement } of copies) statement.finalize();
       return;
     }
