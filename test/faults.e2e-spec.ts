@@ -79,7 +79,7 @@ describe('SQLite write-locked by another process', () => {
 
 /** Another process holding the write lock on the app's SQLite file, as a backup or maintenance tool may; resolves once it holds it. */
 async function holdWriteLock(t: TestApp): Promise<ChildProcess> {
-  const path = t.config.database.type === 'sqlite' ? t.config.database.path : '';
+  const path = t.location.type === 'sqlite' ? t.location.path : '';
   const holder = spawnChild(
     process.execPath,
     [

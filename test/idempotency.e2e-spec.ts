@@ -134,8 +134,8 @@ for (const kind of DATABASE_KINDS) {
 
       /** Holds the lock the pets table's writers need, from another connection, until released. */
       async function holdWriteLock(): Promise<() => Promise<void>> {
-        if (t.config.database.type === 'sqlite') {
-          const other = new sqlite3.Database(t.config.database.path);
+        if (t.location.type === 'sqlite') {
+          const other = new sqlite3.Database(t.location.path);
           await new Promise<void>((done, fail) =>
             other.exec('BEGIN EXCLUSIVE', (error) => (error ? fail(error) : done())),
           );

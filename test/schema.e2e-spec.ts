@@ -1,10 +1,9 @@
-import { openDatabase, schemaOf, type SqlClient } from '@app/database';
-import { loadConfig } from '@app/platform';
+import { DatabaseSettings, openDatabase, schemaOf, type SqlClient } from '@app/database';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
 import { DATABASE_KINDS } from './support/databases';
-import { TEST_API_KEY, startTestApp, type TestApp } from './support/test-app';
+import { startTestApp, type TestApp } from './support/test-app';
 
 /** The first migration that made the tables exactly what their entities declare. */
 const ENTITIES_ARE_THE_SCHEMA = 1795600000000;
@@ -56,11 +55,11 @@ for (const kind of DATABASE_KINDS) {
       async function migratedFrom(fill: (old: DataSource) => Promise<void>, check: (sql: SqlClient) => Promise<void>) {
         const database = await kind.create();
         try {
-          const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, API_KEYS: TEST_API_KEY });
+          const settings = DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url });
           const location: DataSourceOptions =
-            config.database.type === 'sqlite'
-              ? { type: 'sqlite', database: config.database.path }
-              : { type: 'postgres', url: config.database.url };
+            settings.location.type === 'sqlite'
+              ? { type: 'sqlite', database: settings.location.path }
+              : { type: 'postgres', url: settings.location.url };
           const earlier = schemaOf(FEATURES).migrations.filter(
             (migration) => Number(/\d{13}$/.exec(migration.name)?.[0]) < ENTITIES_ARE_THE_SCHEMA,
           );
@@ -68,7 +67,7 @@ for (const kind of DATABASE_KINDS) {
           await old.runMigrations({ transaction: 'each' });
           await fill(old);
           await old.destroy();
-          const { sql, close } = await openDatabase(config, FEATURES);
+          const { sql, close } = await openDatabase(settings, FEATURES);
           try {
             await check(sql);
           } finally {

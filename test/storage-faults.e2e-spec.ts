@@ -62,7 +62,7 @@ describe('the SQLite file changed under the running service', () => {
     t = await startTestApp({
       logger: { log: capture, error: capture, warn: capture, debug: capture, verbose: capture },
     });
-    path = (t.config.database as { path: string }).path;
+    path = (t.location as { path: string }).path;
   });
   afterAll(() => t?.close());
 
@@ -96,7 +96,7 @@ describe('the SQLite file deleted before the service wrote anything', () => {
 
   it('refuses every write and turns unready, and never makes a new file', async () => {
     t = await startTestApp();
-    const path = (t.config.database as { path: string }).path;
+    const path = (t.location as { path: string }).path;
     rmSync(path);
     await expectWritesRefused(t);
     expect(existsSync(path)).toBe(false);
@@ -109,7 +109,7 @@ describe('the SQLite file replaced by another one', () => {
 
   it('refuses every write and turns unready', async () => {
     t = await startTestApp();
-    const path = (t.config.database as { path: string }).path;
+    const path = (t.location as { path: string }).path;
     await createPet(t, 'before');
     copyFileSync(path, `${path}.restored`);
     renameSync(`${path}.restored`, path);
@@ -123,7 +123,7 @@ describe('the folder of the SQLite file removed', () => {
 
   it('refuses every write, turns unready, and does not create the folder again', async () => {
     t = await startTestApp();
-    const folder = dirname((t.config.database as { path: string }).path);
+    const folder = dirname((t.location as { path: string }).path);
     await createPet(t, 'before');
     rmSync(folder, { recursive: true, force: true });
     await expectWritesRefused(t);

@@ -1,6 +1,5 @@
 import { PetCatalog } from '@app/pets';
-import { openDatabase, type SqlClient } from '@app/database';
-import { databaseSettingsOf } from '@app/platform';
+import { DatabaseSettings, openDatabase, type SqlClient } from '@app/database';
 import { UnitOfWork } from '@app/platform/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
@@ -22,7 +21,7 @@ for (const kind of DATABASE_KINDS) {
       let db: { sql: SqlClient; close(): Promise<void> };
       beforeAll(async () => {
         database = await kind.create();
-        db = await openDatabase(databaseSettingsOf({ DATABASE_URL: database.url }), FEATURES);
+        db = await openDatabase(DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url }), FEATURES);
       });
       afterAll(async () => {
         await db?.close();

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Module } from '@nestjs/common';
-import { openDatabase, schemaOf } from '@app/database';
-import { defineFeature, loadConfig, type Feature } from '@app/platform';
+import { DatabaseSettings, openDatabase, schemaOf } from '@app/database';
+import { defineFeature, type Feature } from '@app/platform';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
@@ -223,12 +223,12 @@ for (const kind of DATABASE_KINDS) {
         const database = await databaseOf(kind, RELEASES[0]);
         try {
           const before = await contentsOf(database.url);
-          const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, API_KEYS: FIXTURE_KEY });
-          await expect(openDatabase(config, [...FEATURES, FAILING])).rejects.toThrow('made to fail halfway');
+          const settings = DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url });
+          await expect(openDatabase(settings, [...FEATURES, FAILING])).rejects.toThrow('made to fail halfway');
           expect(await contentsOf(database.url)).toEqual(before);
 
           // The release after it still upgrades the database as if nothing had happened.
-          const { sql, close } = await openDatabase(config, FEATURES);
+          const { sql, close } = await openDatabase(settings, FEATURES);
           try {
             const pets = await sql.read<{ id: number | string }>('SELECT id FROM pets ORDER BY id');
             expect(pets.map((pet) => Number(pet.id))).toEqual(expectedOf(RELEASES[0]).pets.map((pet) => pet.id));

@@ -36,7 +36,7 @@ describe('WAL checkpoints under sustained reads', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    path = t.config.database.type === 'sqlite' ? t.config.database.path : '';
+    path = t.location.type === 'sqlite' ? t.location.path : '';
     for (let n = 0; n < 60; n++) {
       await t
         .http()

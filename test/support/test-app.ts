@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DatabaseSettings } from '@app/database';
 import { createHttpApplication, loadConfig, type AppConfig, type Feature } from '@app/platform';
 import request from 'supertest';
 import { AppModule } from '../../apps/petstore/src/app.module';
@@ -17,6 +18,8 @@ export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
   database: TestDatabase;
+  /** Where the database is, as the service reads DATABASE_URL. */
+  location: DatabaseSettings['location'];
   /** supertest bound to the listening server. */
   http: () => ReturnType<typeof request>;
   close(): Promise<void>;
@@ -60,6 +63,7 @@ export async function startTestApp(
     app,
     config,
     database,
+    location: DatabaseSettings.of(config.settings).location,
     http: () => request(server),
     async close() {
       try {

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';
 import { ConfiguredApiKeys, type ConfiguredKey } from './application/configured-api-keys';
-import { configuredKeysOf } from './config/api-keys.setting';
+import { AuthSettings } from './config/auth.settings';
 import { StoredApiKeys } from './application/stored-api-keys';
 import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
@@ -19,8 +19,8 @@ import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.reposi
  * generated key: it serves the keys of the database, and stops the startup if
  * there are none (AuthModule.onModuleInit).
  */
-function configuredKeys(config: AppConfig, logger: Logger): ConfiguredKey[] {
-  if (config.apiKeys.length > 0 || config.nodeEnv === 'production') return configuredKeysOf(config.apiKeys);
+function configuredKeys(settings: AuthSettings, config: AppConfig, logger: Logger): readonly ConfiguredKey[] {
+  if (settings.apiKeys.length > 0 || config.nodeEnv === 'production') return settings.apiKeys;
   const key = randomBytes(24).toString('base64url');
   logger.warn({ context: 'Bootstrap' }, `API_KEYS is not set: this run accepts the generated development key ${key}`);
   return [{ name: 'development', key }];
@@ -34,21 +34,23 @@ function configuredKeys(config: AppConfig, logger: Logger): ConfiguredKey[] {
  */
 @Module({
   providers: [
+    { provide: AuthSettings, inject: [AppConfig], useFactory: (config: AppConfig) => AuthSettings.of(config.settings) },
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
     {
       provide: StoredApiKeys,
-      inject: [ApiKeyRepository, APP_LOGGER, AppConfig],
-      useFactory: (keys: ApiKeyRepository, logger: Logger, config: AppConfig) =>
+      inject: [ApiKeyRepository, APP_LOGGER, AuthSettings],
+      useFactory: (keys: ApiKeyRepository, logger: Logger, settings: AuthSettings) =>
         new StoredApiKeys(
           keys,
           (error) => logger.warn({ context: 'ApiKeys', err: error }, 'could not record when an API key was last used'),
-          config.apiKeyStaleSeconds,
+          settings.staleSeconds,
         ),
     },
     {
       provide: ConfiguredApiKeys,
-      inject: [AppConfig, APP_LOGGER],
-      useFactory: (config: AppConfig, logger: Logger) => new ConfiguredApiKeys(configuredKeys(config, logger)),
+      inject: [AuthSettings, AppConfig, APP_LOGGER],
+      useFactory: (settings: AuthSettings, config: AppConfig, logger: Logger) =>
+        new ConfiguredApiKeys(configuredKeys(settings, config, logger)),
     },
     {
       provide: ApiKeyVerifier,
@@ -68,7 +70,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     private readonly stored: StoredApiKeys,
     private readonly configured: ConfiguredApiKeys,
     private readonly idempotency: IdempotencyStore,
-    private readonly config: AppConfig,
+    private readonly settings: AuthSettings,
     @Inject(APP_LOGGER) private readonly logger: Logger,
     readiness: Readiness,
   ) {
@@ -98,7 +100,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
   }
 
   private schedule(): void {
-    this.refresher = setTimeout(() => void this.refresh(), this.config.apiKeyCacheSeconds * 1000);
+    this.refresher = setTimeout(() => void this.refresh(), this.settings.cacheSeconds * 1000);
     this.refresher.unref();
   }
 
@@ -112,7 +114,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
       if (!this.failing) {
         this.logger.warn(
           { context: 'ApiKeys', err: error },
-          `could not read the API keys from the database: the keys last read stay in force for API_KEY_STALE_SECONDS (${this.config.apiKeyStaleSeconds} s), readiness is 503`,
+          `could not read the API keys from the database: the keys last read stay in force for API_KEY_STALE_SECONDS (${this.settings.staleSeconds} s), readiness is 503`,
         );
       }
       this.failing = true;

@@ -1,6 +1,6 @@
 // The auth module's public surface: what the app and other modules may use.
 import { defineFeature } from '@app/platform';
-import { configuredKeysOf } from './config/api-keys.setting';
+import { AuthSettings } from './config/auth.settings';
 import { AuthModule } from './auth.module';
 import { AUTH_ERROR_CODES } from './http/auth.errors';
 import { ApiKeyRecord } from './infrastructure/api-key.record';
@@ -18,5 +18,5 @@ export const authFeature = defineFeature({
   entities: [ApiKeyRecord],
   migrations: AUTH_MIGRATIONS,
   errorCodes: AUTH_ERROR_CODES,
-  checkSettings: (config) => void configuredKeysOf(config.apiKeys),
+  checkSettings: (config) => void AuthSettings.of(config.settings),
 });

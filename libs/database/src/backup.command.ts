@@ -2,7 +2,8 @@ import { closeSync, existsSync, fsyncSync, linkSync, openSync, rmSync } from 'no
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sqlite3 from 'sqlite3';
-import { databaseSettingsOf, type CommandOutput, type Environment } from '@app/platform';
+import type { CommandOutput, Environment } from '@app/platform';
+import { DatabaseSettings } from './database.settings';
 
 export const BACKUP_USAGE = `Usage: npm run backup -- <file>
 
@@ -45,7 +46,7 @@ export async function runBackupCommand(argv: readonly string[], env: Environment
     return USAGE;
   }
   try {
-    const { database, databaseTimeoutMs } = databaseSettingsOf(env);
+    const { location: database, timeoutMs } = DatabaseSettings.fromEnvironment(env);
     if (database.type !== 'sqlite') {
       io.err(
         'DATABASE_URL names a PostgreSQL database: back it up with pg_dump (docs/operations.md, "Back up and restore").',
@@ -56,7 +57,7 @@ export async function runBackupCommand(argv: readonly string[], env: Environment
       io.err(`${target} exists already: a backup never overwrites a file; name a new one.`);
       return FAILED;
     }
-    const report = await backUpSqlite(database.path, target, databaseTimeoutMs);
+    const report = await backUpSqlite(database.path, target, timeoutMs);
     io.out(
       `Backed up ${database.path} to ${target}: integrity ok, schema at ${report.schema}; ` +
         report.tables.map(({ name, rows }) => `${name} ${rows} rows`).join(', '),

@@ -3,7 +3,7 @@ import type { Type } from '@nestjs/common';
 import type { DataSourceOptions } from 'typeorm';
 import { guardedSqlite3 } from './guarded-sqlite3';
 import type { SqliteFileIdentity } from './sqlite-file-identity';
-import type { DatabaseLocation } from '@app/platform';
+import type { DatabaseSettings } from './database.settings';
 
 /**
  * TypeORM options for either database. The schema comes only from migrations,
@@ -11,9 +11,8 @@ import type { DatabaseLocation } from '@app/platform';
  * model, which the migrations make exactly (test/schema.e2e-spec.ts).
  */
 export function dataSourceOptions(
-  location: DatabaseLocation,
+  { location, timeoutMs }: DatabaseSettings,
   { entities, migrations }: { entities: readonly Type[]; migrations: readonly Type[] },
-  timeoutMs: number,
   identity: SqliteFileIdentity,
 ): DataSourceOptions {
   const common = {

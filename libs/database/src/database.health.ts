@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppConfig, Readiness, type ReadinessProbe } from '@app/platform';
+import { Readiness, type ReadinessProbe } from '@app/platform';
+import { DatabaseSettings } from './database.settings';
 import { SqlClient } from './sql-client';
 import { SqliteFileIdentity } from './sqlite-file-identity';
 import { probeWrite } from './write-probe';
@@ -20,7 +21,7 @@ export class DatabaseHealth implements ReadinessProbe {
   constructor(
     private readonly dataSource: DataSource,
     private readonly sql: SqlClient,
-    private readonly config: AppConfig,
+    private readonly settings: DatabaseSettings,
     private readonly file: SqliteFileIdentity,
     readiness: Readiness,
   ) {
@@ -28,16 +29,16 @@ export class DatabaseHealth implements ReadinessProbe {
   }
 
   async isUp(): Promise<boolean> {
-    const { database, databaseTimeoutMs } = this.config;
+    const { location, timeoutMs } = this.settings;
     if (this.file.problem()) return false;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         this.dataSource
-          .query(database.type === 'sqlite' ? 'SELECT count(*) FROM sqlite_master' : 'SELECT 1')
+          .query(location.type === 'sqlite' ? 'SELECT count(*) FROM sqlite_master' : 'SELECT 1')
           .then(() => probeWrite(this.sql)),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timed out')), databaseTimeoutMs + 500);
+          timer = setTimeout(() => reject(new Error('timed out')), timeoutMs + 500);
         }),
       ]);
       return true;

@@ -13,6 +13,7 @@ import { DatabaseHealth } from './database.health';
 import { SqliteFileIdentity } from './sqlite-file-identity';
 import { WriteProbeRecord } from './write-probe.record';
 import { AppConfig, ConfigError, type Feature } from '@app/platform';
+import { DatabaseSettings } from './database.settings';
 
 /**
  * The one database connection of the application, from `DATABASE_URL`, with
@@ -26,17 +27,17 @@ import { AppConfig, ConfigError, type Feature } from '@app/platform';
 @Module({})
 export class DatabaseModule {
   static forRoot(config: AppConfig, features: readonly Feature[]): DynamicModule {
+    const settings = DatabaseSettings.of(config.settings);
     const schema = schemaOf(features);
-    // Used by the SQLite driver and by readiness; never recorded, so never "detached", on PostgreSQL.
-    const identity = new SqliteFileIdentity(config.database.type === 'sqlite' ? config.database.path : '');
+    const identity = identityOf(settings);
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
-            ...dataSourceOptions(config.database, schema, config.databaseTimeoutMs, identity),
+            ...dataSourceOptions(settings, schema, identity),
             // Fail fast on SQLite; give a PostgreSQL server a few seconds to come up.
-            retryAttempts: config.database.type === 'postgres' ? 5 : 0,
+            retryAttempts: settings.location.type === 'postgres' ? 5 : 0,
             retryDelay: 2_000,
             // A database this process may not write will not become writable by waiting.
             toRetry: (error: unknown) => !(error instanceof ConfigError),
@@ -48,6 +49,7 @@ export class DatabaseModule {
         SqlClient,
         { provide: UnitOfWork, useExisting: SqlClient },
         { provide: SqliteFileIdentity, useValue: identity },
+        { provide: DatabaseSettings, useValue: settings },
         // Each registers itself with the core: readiness' probe, and the error filter's answers to the database's failures.
         DatabaseHealth,
         DatabaseFailures,
@@ -79,11 +81,10 @@ export function schemaOf(features: readonly Feature[]): { entities: Type[]; migr
  * as `npm run keys`. `close()` when done.
  */
 export async function openDatabase(
-  settings: Pick<AppConfig, 'database' | 'databaseTimeoutMs'>,
+  settings: DatabaseSettings,
   features: readonly Feature[],
 ): Promise<{ sql: SqlClient; close(): Promise<void> }> {
-  const identity = new SqliteFileIdentity(settings.database.type === 'sqlite' ? settings.database.path : '');
-  const options = dataSourceOptions(settings.database, schemaOf(features), settings.databaseTimeoutMs, identity);
+  const options = dataSourceOptions(settings, schemaOf(features), identityOf(settings));
   const dataSource = await openDataSource(options);
   const sql = new SqlClient(dataSource);
   return {
@@ -93,6 +94,11 @@ export async function openDatabase(
       await dataSource.destroy();
     },
   };
+}
+
+/** Used by the SQLite driver and by readiness; never recorded, so never "detached", on PostgreSQL. */
+function identityOf({ location }: DatabaseSettings): SqliteFileIdentity {
+  return new SqliteFileIdentity(location.type === 'sqlite' ? location.path : '');
 }
 
 /**

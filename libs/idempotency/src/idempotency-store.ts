@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { SqlClient } from '@app/database';
-import { AppConfig, AppError, JSON_CONTENT_TYPE, PLATFORM_ERROR_CODES } from '@app/platform';
+import { AppError, JSON_CONTENT_TYPE, PLATFORM_ERROR_CODES } from '@app/platform';
+import { IdempotencySettings } from './idempotency.settings';
 
 /** Whose request, under which key, with which content. */
 export interface IdempotencyScope {
@@ -47,7 +48,7 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly db: SqlClient,
-    private readonly config: AppConfig,
+    private readonly settings: IdempotencySettings,
   ) {
     const { dialect } = db;
     this.sql = {
@@ -170,7 +171,7 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
   }
 
   private get ttlMs(): number {
-    return this.config.idempotencyTtlHours * 3_600_000;
+    return this.settings.ttlHours * 3_600_000;
   }
 
   private async find(scope: IdempotencyScope): Promise<Recorded | undefined> {

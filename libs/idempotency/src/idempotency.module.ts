@@ -1,10 +1,22 @@
 import { Global, Module } from '@nestjs/common';
+import { AppConfig } from '@app/platform';
 import { IdempotencyStore } from './idempotency-store';
+import { IdempotencySettings } from './idempotency.settings';
 
 /**
  * The store behind `@Idempotent()`: global, so that any feature's route can
  * use the decorator without importing this module.
  */
 @Global()
-@Module({ providers: [IdempotencyStore], exports: [IdempotencyStore] })
+@Module({
+  providers: [
+    {
+      provide: IdempotencySettings,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => IdempotencySettings.of(config.settings),
+    },
+    IdempotencyStore,
+  ],
+  exports: [IdempotencyStore],
+})
 export class IdempotencyModule {}

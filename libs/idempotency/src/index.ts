@@ -1,6 +1,7 @@
 import { defineFeature } from '@app/platform';
 import { IdempotencyModule } from './idempotency.module';
 import { IdempotencyRecord } from './idempotency.record';
+import { IdempotencySettings } from './idempotency.settings';
 import { CreateIdempotencyKeys1795400000001 } from './migrations/1795400000001-create-idempotency-keys';
 
 export { IDEMPOTENT_REPLAYED_HEADER, Idempotent } from './idempotent.decorator';
@@ -12,4 +13,5 @@ export const idempotencyFeature = defineFeature({
   module: IdempotencyModule,
   entities: [IdempotencyRecord],
   migrations: [CreateIdempotencyKeys1795400000001],
+  checkSettings: (config) => void IdempotencySettings.of(config.settings),
 });

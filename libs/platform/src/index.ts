@@ -1,9 +1,9 @@
 export { runCommandLine } from './cli/command-line';
 export type { Command, CommandOutput } from './cli/command-line';
-export { AppConfig, databaseSettingsOf } from './config/app-config';
-export type { Environment } from './config/app-config';
+export { AppConfig } from './config/app-config';
+export { Settings } from './config/settings';
+export type { Environment } from './config/settings';
 export { ConfigError } from './config/config.error';
-export type { DatabaseLocation } from './config/database-url';
 export { loadConfig } from './config/read-environment';
 export { SERVICE_INFO, packageVersionAbove } from './config/service-info';
 export type { ServiceInfo } from './config/service-info';
@@ -22,7 +22,7 @@ export { INT64_RULE, IntegerIdPipe, IsInt64, parseInt64 } from './http/integer-i
 export { setCreatedLocation, setNextPageLink } from './http/links';
 export { Public } from './http/public.decorator';
 export { Authenticator } from './pipeline/authenticate';
-export { CallerLimit } from './pipeline/limit-callers';
+export { CallerLimit } from './http/caller-limit';
 export { NoQueryParameters, RequestValidationPipe } from './http/validation.pipe';
 export { publicBaseUrlOf } from './http/public-base-url';
 export { RouteIndex } from './http/route-index';

@@ -3,8 +3,9 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
-import { APP_LOGGER, AppConfig, MetricsService, SERVICE_INFO, type ServiceInfo } from '@app/platform';
+import { APP_LOGGER, MetricsService, SERVICE_INFO, type ServiceInfo } from '@app/platform';
 import { FixedWindowCounter, type ThrottlerStorageRecord } from './fixed-window-counter';
+import { RateLimitSettings } from './rate-limit.settings';
 
 /** How long a rate-limit check may wait for Redis before the request goes through unlimited. */
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
@@ -34,32 +35,31 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
   /** Nest's provider: the storage {@link create} makes from the configuration. */
   static readonly provider: Provider = {
     provide: RateLimitStorage,
-    inject: [AppConfig, SERVICE_INFO, APP_LOGGER, MetricsService],
+    inject: [RateLimitSettings, SERVICE_INFO, APP_LOGGER, MetricsService],
     useFactory: RateLimitStorage.create,
   };
 
   private failing = false;
 
   static async create(
-    config: AppConfig,
+    { redis: shared }: RateLimitSettings,
     service: ServiceInfo,
     logger: Logger,
     metrics: MetricsService,
   ): Promise<RateLimitStorage> {
-    const keyPrefix = config.redis?.keyPrefix ?? `${service.id}:`;
+    const keyPrefix = shared?.keyPrefix ?? `${service.id}:`;
     const failures = metrics.counter(
       'rate_limit_storage_failures_total',
       'Rate-limit checks that could not reach the shared storage (Redis) and let the request through unlimited.',
     );
-    // With both limits off nothing would be counted: no connection to keep up.
-    if (!config.redis || (config.rateLimitPerMinute === 0 && config.authFailuresPerMinute === 0)) {
+    if (!shared) {
       return new RateLimitStorage(logger, failures, keyPrefix, new FixedWindowCounter());
     }
     const [{ Redis }, { ThrottlerStorageRedisService }] = await Promise.all([
       import('ioredis'),
       import('@nest-lab/throttler-storage-redis'),
     ]);
-    const redis = new Redis(config.redis.url, {
+    const redis = new Redis(shared.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AppConfig, CallerLimit } from '@app/platform';
 import { RateLimit } from './rate-limit';
 import { RateLimitStorage } from './rate-limit-storage';
+import { RateLimitSettings } from './rate-limit.settings';
 
 /**
  * Rate limiting: the storage the limits count in (global: the auth module's
@@ -12,10 +13,11 @@ import { RateLimitStorage } from './rate-limit-storage';
 @Module({})
 export class RateLimitModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const limits = config.rateLimitPerMinute > 0 ? [{ provide: CallerLimit, useClass: RateLimit }] : [];
+    const settings = RateLimitSettings.of(config.settings);
+    const limits = settings.perMinute > 0 ? [{ provide: CallerLimit, useClass: RateLimit }] : [];
     return {
       module: RateLimitModule,
-      providers: [RateLimitStorage.provider, ...limits],
+      providers: [{ provide: RateLimitSettings, useValue: settings }, RateLimitStorage.provider, ...limits],
       exports: [RateLimitStorage, ...limits.map((limit) => limit.provide)],
     };
   }

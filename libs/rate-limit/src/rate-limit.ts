@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig, AppError, CallerLimit, PLATFORM_ERROR_CODES } from '@app/platform';
+import { AppError, CallerLimit, PLATFORM_ERROR_CODES } from '@app/platform';
 import { RateLimitStorage } from './rate-limit-storage';
+import { RateLimitSettings } from './rate-limit.settings';
 
 const WINDOW_MS = 60_000;
 
@@ -14,14 +15,19 @@ const WINDOW_MS = 60_000;
  */
 @Injectable()
 export class RateLimit extends CallerLimit {
+  readonly headers = {
+    'RateLimit-Limit': { description: 'Requests allowed per minute for this API key.', schema: { type: 'integer' } },
+    'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+    'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+  };
   private readonly limit: number;
 
   constructor(
     private readonly storage: RateLimitStorage,
-    config: AppConfig,
+    settings: RateLimitSettings,
   ) {
     super();
-    this.limit = config.rateLimitPerMinute;
+    this.limit = settings.perMinute;
   }
 
   admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {

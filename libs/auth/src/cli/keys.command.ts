@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '@app/platform/errors';
-import { openDatabase } from '@app/database';
-import { ConfigError, databaseSettingsOf, type CommandOutput, type Environment, type Feature } from '@app/platform';
+import { DatabaseSettings, openDatabase } from '@app/database';
+import { ConfigError, type CommandOutput, type Environment, type Feature } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
 import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';
@@ -43,7 +43,7 @@ export async function runKeysCommand(
   }
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
-    database = await openDatabase(databaseSettingsOf(env), features);
+    database = await openDatabase(DatabaseSettings.fromEnvironment(env), features);
     const keys = new ApiKeysService(new TypeOrmApiKeyRepository(database.sql));
     switch (parsed.command) {
       case 'create': {

@@ -1,4 +1,5 @@
-import type { AppConfig } from '@app/platform';
+import { Settings } from '@app/platform';
+import { AuthSettings } from '../config/auth.settings';
 import type { RateLimitStorage } from '@app/rate-limit';
 import { describe, expect, it } from 'vitest';
 import { AuthFailureLimit } from './auth-failure-limit';
@@ -12,7 +13,8 @@ const FAILING_OPEN = {
 } as unknown as RateLimitStorage;
 
 describe('AuthFailureLimit, per connection', () => {
-  const limit = () => new AuthFailureLimit({ authFailuresPerMinute: LIMIT } as AppConfig, FAILING_OPEN);
+  const limit = () =>
+    new AuthFailureLimit(AuthSettings.of(new Settings({ AUTH_FAILURES_PER_MINUTE: String(LIMIT) })), FAILING_OPEN);
 
   it("refuses a connection's failures past the limit when the address's count does not hold", async () => {
     const failures = limit();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@app/platform';
 import { RateLimitStorage } from '@app/rate-limit';
+import { AuthSettings } from '../config/auth.settings';
 import { TooManyAuthFailuresError } from './auth.errors';
 
 const WINDOW_MS = 60_000;
@@ -37,10 +37,10 @@ export class AuthFailureLimit {
   private readonly blockedUntil = new Map<string, number>();
 
   constructor(
-    config: AppConfig,
+    settings: AuthSettings,
     private readonly storage: RateLimitStorage,
   ) {
-    this.limit = config.authFailuresPerMinute;
+    this.limit = settings.failuresPerMinute;
   }
 
   /**

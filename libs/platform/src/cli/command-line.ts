@@ -1,5 +1,5 @@
 import { readEnvironment } from '../config/read-environment';
-import type { Environment } from '../config/app-config';
+import type { Environment } from '../config/settings';
 
 /** Where a command-line tool writes: a line to stdout, a line to stderr. */
 export interface CommandOutput {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
-import { AppConfig, type Environment } from './app-config';
+import { AppConfig } from './app-config';
+import type { Environment } from './settings';
 
 /**
  * The process environment over the `.env` file of the working directory, if

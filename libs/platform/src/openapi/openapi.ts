@@ -6,7 +6,9 @@ import type { ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../config/api-prefix';
+import { CallerLimit, type HeaderDoc } from '../http/caller-limit';
 import { INT64_MAX, INT64_MIN } from '../http/integer-id.pipe';
+import { optionalProvider } from '../http/optional-provider';
 import { pathOf } from '../http/request-state';
 import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
 import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
@@ -68,13 +70,14 @@ export function buildOpenApiDocument(
       .filter(([path]) => path.startsWith(`${API_PREFIX}/`))
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
+  const limitHeaders = optionalProvider(app, CallerLimit)?.headers ?? {};
   const tags = new Set<string>();
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
       if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
         addSharedResponses(operation);
         describeDeprecation(operation);
-        describeCommonHeaders(operation, config);
+        describeCommonHeaders(operation, limitHeaders);
         closeRequestBody(operation, document);
         for (const tag of (operation as { tags?: string[] }).tags ?? []) tags.add(tag);
       }
@@ -121,14 +124,8 @@ const REQUEST_ID_HEADER = {
   },
 };
 
-const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': { description: 'Requests allowed per minute for this API key.', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
-};
-
-/** Answered before the rate limit is counted (authentication): no RateLimit-*. */
-const BEFORE_RATE_LIMIT = new Set(['401']);
+/** Answered before the caller's limit is counted (authentication): none of its headers. */
+const BEFORE_CALLER_LIMIT = new Set(['401']);
 
 /**
  * The answers every operation under the API prefix shares (a missing key, the
@@ -143,14 +140,17 @@ function addSharedResponses(operation: Record<string, unknown>): void {
 }
 
 /**
- * The headers every answer carries: `X-Request-Id` always, and the
- * `RateLimit-*` headers on every answer given after the rate limit was
- * counted, when rate limiting is on.
+ * The headers every answer carries: `X-Request-Id` always, and the caller
+ * limit's (rate limiting's `RateLimit-*`, when it is on) on every answer given
+ * after it counted the request.
  */
-function describeCommonHeaders(operation: Record<string, unknown>, config: AppConfig): void {
+function describeCommonHeaders(
+  operation: Record<string, unknown>,
+  limitHeaders: Readonly<Record<string, HeaderDoc>>,
+): void {
   for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: object }>)) {
-    const rateLimited = config.rateLimitPerMinute > 0 && !BEFORE_RATE_LIMIT.has(status);
-    response.headers = { ...response.headers, ...REQUEST_ID_HEADER, ...(rateLimited ? RATE_LIMIT_HEADERS : {}) };
+    const limited = !BEFORE_CALLER_LIMIT.has(status);
+    response.headers = { ...response.headers, ...REQUEST_ID_HEADER, ...(limited ? limitHeaders : {}) };
   }
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config';
+import { CallerLimit } from '../http/caller-limit';
+import { optionalProvider } from '../http/optional-provider';
 import { RouteIndex } from '../http/route-index';
 
 /**
@@ -10,6 +12,7 @@ import { RouteIndex } from '../http/route-index';
  */
 export function allowCrossOrigin(app: NestFastifyApplication, config: AppConfig): void {
   const routes = app.get(RouteIndex);
+  const limitHeaders = Object.keys(optionalProvider(app, CallerLimit)?.headers ?? {});
   let options: FastifyCorsOptions | undefined;
   const corsOptions = (): FastifyCorsOptions => ({
     origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
@@ -20,9 +23,7 @@ export function allowCrossOrigin(app: NestFastifyApplication, config: AppConfig)
       'X-Request-Id',
       'Idempotent-Replayed',
       'Retry-After',
-      'RateLimit-Limit',
-      'RateLimit-Remaining',
-      'RateLimit-Reset',
+      ...limitHeaders,
       'Deprecation',
       'Sunset',
       'Link',

@@ -16,7 +16,9 @@ import { limitConnections } from './connection-limit';
 import { MAX_WAITING_REQUESTS, limitPipelining } from './pipelining-limit';
 import { allowCrossOrigin } from './cors';
 import { countRequest } from './count-request';
-import { CallerLimit, limitCallers } from './limit-callers';
+import { limitCallers } from './limit-callers';
+import { CallerLimit } from '../http/caller-limit';
+import { optionalProvider } from '../http/optional-provider';
 import { sendDeprecationHeaders } from './deprecation-headers';
 import { sendContinue } from './expect-continue';
 import { parseJsonBodies } from './json-body';
@@ -63,7 +65,7 @@ export function installRequestPipeline(
 
   // 3. Before the body: who is calling, and may they call again this minute.
   fastify.addHook('preParsing', authenticate(authenticatorOf(app)));
-  const callerLimit = optional(app, CallerLimit);
+  const callerLimit = optionalProvider(app, CallerLimit);
   if (callerLimit) fastify.addHook('preParsing', limitCallers(callerLimit));
   // Only now may a client waiting with `Expect: 100-continue` send its body.
   fastify.addHook('preParsing', sendContinue);
@@ -95,15 +97,6 @@ function closedForPipelining(logger: Logger): () => void {
       `closed a connection with more than ${MAX_WAITING_REQUESTS} requests waiting on it (pipelined, their answers unread)`,
     );
   };
-}
-
-/** A port's provider, when a capability provides one. */
-function optional<T>(app: NestFastifyApplication, port: abstract new (...args: never[]) => T): T | undefined {
-  try {
-    return app.get(port, { strict: false });
-  } catch {
-    return undefined;
-  }
 }
 
 /** The auth module's authenticator: without one, every route would be open, so the service does not start. */

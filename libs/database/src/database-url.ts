@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConfigError } from './config.error';
+import { ConfigError } from '@app/platform';
 
 export type DatabaseLocation =
   { readonly type: 'sqlite'; readonly path: string } | { readonly type: 'postgres'; readonly url: string };

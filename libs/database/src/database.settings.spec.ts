@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '@app/platform';
+import { DatabaseSettings } from './database.settings';
+
+describe('DatabaseSettings', () => {
+  let folder: string;
+  beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'petstore-database-settings-'))));
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('defaults DATABASE_URL to ./data/petstore.sqlite, making its folder, and the timeout to 3 s', () => {
+    const cwd = process.cwd();
+    process.chdir(folder);
+    try {
+      expect({ ...DatabaseSettings.fromEnvironment({}) }).toEqual({
+        location: { type: 'sqlite', path: join(folder, 'data', 'petstore.sqlite') },
+        timeoutMs: 3_000,
+      });
+      expect(statSync(join(folder, 'data')).isDirectory()).toBe(true);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('reads both variables', () => {
+    const settings = DatabaseSettings.fromEnvironment({
+      DATABASE_URL: 'postgres://pets@db.internal:5432/pets',
+      DATABASE_TIMEOUT_MS: '750',
+    });
+    expect({ ...settings }).toEqual({
+      location: { type: 'postgres', url: 'postgres://pets@db.internal:5432/pets' },
+      timeoutMs: 750,
+    });
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mongodb://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: './petstore.sqlite' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://user:password@db.internal:5432' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgresql://db.internal/' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://db.internal:5432/?sslmode=require' }, 'DATABASE_URL'],
+    [{ DATABASE_TIMEOUT_MS: '10' }, 'DATABASE_TIMEOUT_MS'],
+  ])('refuses %j, naming %s', (env, variable) => {
+    const attempt = () => DatabaseSettings.fromEnvironment({ DATABASE_URL: `sqlite:${folder}/db.sqlite`, ...env });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(
+      expect.objectContaining({ variable, message: expect.stringMatching(new RegExp(`^${variable} `)) }),
+    );
+  });
+
+  it('refuses a database path that is a folder', () => {
+    expect(() => DatabaseSettings.fromEnvironment({ DATABASE_URL: `sqlite:${folder}` })).toThrow(
+      `DATABASE_URL points at ${folder}, which is not a file`,
+    );
+  });
+});

@@ -1,0 +1,24 @@
+import { Settings, type Environment } from '@app/platform';
+import { parseDatabaseUrl, type DatabaseLocation } from './database-url';
+
+/** The database's own variables: `DATABASE_URL` and `DATABASE_TIMEOUT_MS`. */
+export class DatabaseSettings {
+  private constructor(
+    readonly location: DatabaseLocation,
+    /** How long a query may wait for a lock or a connection before the request is answered 503. */
+    readonly timeoutMs: number,
+  ) {}
+
+  /** Reads and checks them; throws a ConfigError naming the variable. */
+  static of(settings: Settings): DatabaseSettings {
+    return new DatabaseSettings(
+      parseDatabaseUrl(settings.text('DATABASE_URL') ?? 'sqlite:./data/petstore.sqlite'),
+      settings.integer('DATABASE_TIMEOUT_MS', 3_000, 100, 600_000),
+    );
+  }
+
+  /** For tools that open the service's database without serving it (`npm run keys`, `npm run backup`). */
+  static fromEnvironment(env: Environment): DatabaseSettings {
+    return DatabaseSettings.of(new Settings(env));
+  }
+}
