@@ -54,7 +54,9 @@ export class RequestValidationPipe extends ValidationPipe {
       return value;
     }
     const known = dto ? declaredProperties(dto) : NO_PROPERTIES;
-    if (!dto || known.size === 0) return value;
+    // No DTO (a path parameter its own pipe parsed, the reply) passes untouched; a body DTO that declares no
+    // property (a module's first, bare one) takes a JSON object without any.
+    if (!dto || NOT_DTOS.has(dto) || (known.size === 0 && metadata.type !== 'body')) return value;
     const code = metadata.type === 'body' ? PLATFORM_ERROR_CODES.invalidBody : PLATFORM_ERROR_CODES.invalidParameter;
     if (!isPlainObject(value)) {
       if (metadata.type === 'body') throw new AppError('invalid', code, 'request body must be a JSON object');
@@ -62,6 +64,8 @@ export class RequestValidationPipe extends ValidationPipe {
     }
     const unknown = unknownProperty(value, known);
     if (unknown !== undefined) throw new AppError('invalid', code, `unknown property '${unknown}'`);
+    // class-validator refuses an object of a class it has no rule for (forbidUnknownValues).
+    if (known.size === 0) return value;
     try {
       return await super.transform(value, metadata);
     } catch (error) {
@@ -125,6 +129,9 @@ function unknownProperty(value: Record<string, unknown>, known: ReadonlySet<stri
 }
 
 const NO_PROPERTIES: ReadonlySet<string> = new Set();
+
+/** The types an argument has that are not DTOs, as Nest's own ValidationPipe skips them. */
+const NOT_DTOS: ReadonlySet<unknown> = new Set([String, Boolean, Number, BigInt, Array, Object, Buffer, Date]);
 const declared = new WeakMap<Type<unknown>, ReadonlySet<string>>();
 
 /** The properties a DTO class declares, read from class-validator's metadata once per class. */
