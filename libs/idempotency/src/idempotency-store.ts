@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { SqlClient } from '@app/database';
-import { AppError, JSON_CONTENT_TYPE, PLATFORM_ERROR_CODES } from '@app/platform';
+import { JSON_CONTENT_TYPE } from '@app/platform';
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from './idempotency.errors';
 import { IdempotencySettings } from './idempotency.settings';
 
 /** Whose request, under which key, with which content. */
@@ -180,13 +181,7 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
   }
 
   private replay(recorded: Recorded, scope: IdempotencyScope, reply: FastifyReply): string {
-    if (recorded.fingerprint !== scope.fingerprint) {
-      throw new AppError(
-        'unprocessable',
-        PLATFORM_ERROR_CODES.idempotencyKeyReused,
-        'this Idempotency-Key was used with a different request; use a new key for a new request',
-      );
-    }
+    if (recorded.fingerprint !== scope.fingerprint) throw new IdempotencyKeyReusedError();
     reply.status(Number(recorded.status));
     // A handler whose work was rolled back may have set its own.
     if (recorded.location !== null) reply.header('location', recorded.location);
@@ -198,11 +193,7 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
 
   private refuseInUse(reply: FastifyReply): never {
     reply.header('retry-after', String(IN_USE_RETRY_AFTER_SECONDS));
-    throw new AppError(
-      'conflict',
-      PLATFORM_ERROR_CODES.idempotencyKeyInUse,
-      'a request with this Idempotency-Key is still being processed; retry shortly',
-    );
+    throw new IdempotencyKeyInUseError();
   }
 }
 

@@ -7,7 +7,8 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
  * retry with the same key gets the first answer again instead of creating
  * twice (see IdempotencyStore). Declares the header in the OpenAPI document;
  * list the 409 and 422 it may answer with the route's other errors
- * (`@ApiErrorResponses(..., 409, 422, ...)`), and document `Idempotent-Replayed`
+ * (`@ApiErrorResponses(..., new IdempotencyKeyInUseError(), new IdempotencyKeyReusedError())`
+ * shows them as those statuses' examples), and document `Idempotent-Replayed`
  * on the success response with IDEMPOTENT_REPLAYED_HEADER.
  */
 export const Idempotent = (): MethodDecorator =>

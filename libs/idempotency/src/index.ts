@@ -1,4 +1,5 @@
 import { defineFeature } from '@app/platform';
+import { IDEMPOTENCY_ERROR_CODES } from './idempotency.errors';
 import { IdempotencyModule } from './idempotency.module';
 import { IdempotencyRecord } from './idempotency.record';
 import { IdempotencySettings } from './idempotency.settings';
@@ -6,6 +7,7 @@ import { CreateIdempotencyKeys1795400000001 } from './migrations/1795400000001-c
 
 export { IDEMPOTENT_REPLAYED_HEADER, Idempotent } from './idempotent.decorator';
 export { IdempotencyStore } from './idempotency-store';
+export { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from './idempotency.errors';
 
 /** Idempotency as the application composes it: its module, its table and the migration that makes it. */
 export const idempotencyFeature = defineFeature({
@@ -13,5 +15,6 @@ export const idempotencyFeature = defineFeature({
   module: IdempotencyModule,
   entities: [IdempotencyRecord],
   migrations: [CreateIdempotencyKeys1795400000001],
+  errorCodes: IDEMPOTENCY_ERROR_CODES,
   checkSettings: (config) => void IdempotencySettings.of(config.settings),
 });

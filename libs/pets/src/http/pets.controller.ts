@@ -1,6 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { IDEMPOTENT_REPLAYED_HEADER, Idempotent } from '@app/idempotency';
+import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
+  Idempotent,
+} from '@app/idempotency';
 import {
   API_PREFIX,
   ApiErrorResponses,
@@ -69,7 +74,7 @@ export class PetsController {
     },
   })
   @Idempotent()
-  @ApiErrorResponses(400, 409, 413, 415, 422)
+  @ApiErrorResponses(400, new IdempotencyKeyInUseError(), 413, 415, new IdempotencyKeyReusedError())
   async create(@Body() body: CreatePetDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<PetResponse> {
     const pet = await this.pets.create(body);
     setCreatedLocation(reply, pet.id);

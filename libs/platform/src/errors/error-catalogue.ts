@@ -34,8 +34,6 @@ export const PLATFORM_ERROR_CODES = {
   requestTimeout: 'request_timeout',
   headersTooLarge: 'headers_too_large',
   expectationFailed: 'expectation_failed',
-  idempotencyKeyInUse: 'idempotency_key_in_use',
-  idempotencyKeyReused: 'idempotency_key_reused',
   invalidReference: 'invalid_reference',
 } as const;
 

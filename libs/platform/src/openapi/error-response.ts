@@ -46,11 +46,11 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
   },
   409: {
     description:
-      'The request conflicts with stored data (a value that must be unique already is), or a request with the same Idempotency-Key is still being processed (Retry-After).',
+      'The request conflicts with stored data or with another request still being processed (the code says which; Retry-After when a retry may succeed).',
     headers: RETRY_AFTER,
     example: {
-      code: CODES.idempotencyKeyInUse,
-      message: 'a request with this Idempotency-Key is still being processed; retry shortly',
+      code: CODES.alreadyExists,
+      message: 'a resource with the same unique value already exists',
       status: 409,
     },
   },
@@ -67,11 +67,10 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
     example: { code: CODES.unsupportedMediaType, message: 'Content-Type must be application/json', status: 415 },
   },
   422: {
-    description:
-      'The request refers to a resource that does not exist, or reuses an Idempotency-Key with a different request.',
+    description: 'The request is well formed but cannot be processed as it stands (the code says why).',
     example: {
-      code: CODES.idempotencyKeyReused,
-      message: 'this Idempotency-Key was used with a different request; use a new key for a new request',
+      code: CODES.invalidReference,
+      message: 'the request refers to a resource that does not exist, or removes one that others still refer to',
       status: 422,
     },
   },
