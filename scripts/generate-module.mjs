@@ -1,19 +1,27 @@
 #!/usr/bin/env node
 /**
- * npm run generate:module -- <name> [--entity <singular>] [--path <route>]
+ * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... [--bare]
  *
  * Writes a new feature module under libs/<name>/ from scripts/module-template/
  * (a neutral skeleton: an entity with a closed status value object, its
  * repository port and TypeORM repository with a migration, an application
  * service, a controller with class-validator DTOs, unit tests, an e2e suite and
  * the module's README), then adds its line to the feature registry. Its routes
- * are served at /v1/<name>, or at /v1/<route> with --path (`store/orders`). The result
+ * are served at /v1/<name>, or at /v1/<route> with --path (`store/orders`).
+ * With --bare, the entity has an id and nothing else, and there is no list
+ * route: the template's `<sample>` blocks are left out and its `<bare>` ones
+ * kept. With --depends-on pets it also writes, for each facade pets exports (its
+ * PetCatalog), the new module's own port in domain/ with the facade's methods
+ * and its adapter in infrastructure/, imports PetsModule, provides the port,
+ * and lists pets in module.json (docs/extending.md, "Calls between modules").
+ * The result
  * compiles, passes `npm run lint` and its own tests as it is
  * (test/slow/generator.e2e-spec.ts proves it).
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TEMPLATE = join(ROOT, 'scripts/module-template');
@@ -36,18 +44,23 @@ function parseArguments(args) {
   const positional = [];
   let entity;
   let path;
+  const dependsOn = [];
+  let bare = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--entity') entity = args[++i];
     else if (args[i] === '--path') path = args[++i];
+    else if (args[i] === '--depends-on') dependsOn.push(args[++i]);
+    else if (args[i] === '--bare') bare = true;
     else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
     else positional.push(args[i]);
   }
   if (positional.length !== 1) {
     fail(
-      'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>]   (e.g. orders --path store/orders)',
+      'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... [--bare]' +
+        '   (e.g. orders --path store/orders --depends-on pets)',
     );
   }
-  return { name: positional[0], entity, path };
+  return { name: positional[0], entity, path, dependsOn, bare };
 }
 
 /** English plural to singular for the usual cases; anything else needs --entity. */
@@ -65,7 +78,7 @@ function names(kebab) {
   return { kebab, pascal, camel: pascal[0].toLowerCase() + pascal.slice(1), snake, upper: snake.toUpperCase() };
 }
 
-const { name, entity = singular(name), path: route = name } = parseArguments(process.argv.slice(2));
+const { name, entity = singular(name), path: route = name, dependsOn, bare } = parseArguments(process.argv.slice(2));
 if (!KEBAB.test(name)) fail(`"${name}" is not a kebab-case name such as orders or gift-cards`);
 if (!entity) fail(`cannot tell the singular of "${name}": give it with --entity <singular>`);
 if (!KEBAB.test(entity)) fail(`"${entity}" is not a kebab-case name such as order or gift-card`);
@@ -85,6 +98,71 @@ function articleOf(word) {
   if (/^(hour|honest|honou?r|heir)/.test(word)) return 'an';
   return /^[aeiou]/.test(word) ? 'an' : 'a';
 }
+/** Types a port may take from a facade's signature: the language's own, nothing of the other module. */
+const PORTABLE_TYPES = new Set(
+  'Promise boolean bigint number string void undefined null readonly Array ReadonlyArray Record unknown true false'.split(
+    ' ',
+  ),
+);
+
+/**
+ * What `module` offers another module: its Nest module and the facades its
+ * index.ts exports (each class but the Nest module), with each facade's public
+ * methods as a port can declare them. A method whose signature names a type of
+ * that module is left out: the consumer's port speaks its own language.
+ */
+function facadesOf(module) {
+  const index = join(ROOT, 'libs', module, 'src/index.ts');
+  if (module === name || !existsSync(index)) fail(`--depends-on ${module}: there is no module libs/${module}`);
+  const exported = [...readFileSync(index, 'utf8').matchAll(/^export \{ ([^}]+) \}(?: from '(\.[^']+)')?;$/gm)];
+  const names = exported.flatMap(([, list, from]) => list.split(',').map((n) => ({ name: n.trim(), from })));
+  const nestModule = names.find((exported) => /Module$/.test(exported.name))?.name;
+  if (!nestModule) fail(`--depends-on ${module}: libs/${module}/src/index.ts exports no Nest module to import`);
+  const facades = names
+    .filter((exported) => exported.from && exported.name !== nestModule)
+    .map((exported) => ({ ...exported, file: join(ROOT, 'libs', module, 'src', `${exported.from}.ts`) }))
+    .filter(({ file, name: className }) => existsSync(file) && classIn(file, className))
+    .map(({ file, name: className }) => ({ name: className, ...methodsOf(classIn(file, className)) }));
+  if (facades.length === 0) {
+    fail(
+      `--depends-on ${module}: libs/${module}/src/index.ts exports no facade class (a narrow query class, as pets' PetCatalog)`,
+    );
+  }
+  return { module, nestModule, facades };
+}
+
+function classIn(file, className) {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  return source.statements.find((node) => ts.isClassDeclaration(node) && node.name?.text === className);
+}
+
+function methodsOf(declaration) {
+  const methods = [];
+  const leftOut = [];
+  for (const member of declaration.members) {
+    if (!ts.isMethodDeclaration(member) || !ts.isIdentifier(member.name)) continue;
+    const modifiers = ts.getModifiers(member) ?? [];
+    if (
+      modifiers.some((m) =>
+        [ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.StaticKeyword].includes(m.kind),
+      )
+    )
+      continue;
+    const parameters = member.parameters.map((parameter) => parameter.getText());
+    const returns = member.type?.getText();
+    const named = [...parameters, returns ?? ''].join(' ').match(/\b[A-Za-z_]\w*\b/g) ?? [];
+    const parameterNames = member.parameters.map((parameter) => parameter.name.getText());
+    if (!returns || named.some((word) => !PORTABLE_TYPES.has(word) && !parameterNames.includes(word))) {
+      leftOut.push(member.name.text);
+      continue;
+    }
+    methods.push({ name: member.name.text, parameters, arguments: parameterNames, returns });
+  }
+  return { methods, leftOut };
+}
+
+const dependencies = dependsOn.map(facadesOf);
+
 const article = articleOf(one.kebab);
 const prose = one.kebab.replaceAll('-', ' ');
 
@@ -110,6 +188,21 @@ const fill = (text) =>
     (_, token) => tokens[token],
   );
 
+/** A line that opens or closes a block of the template: `// <sample>`, `// </bare>`, `<!-- <sample> -->`. */
+const BLOCK_MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(sample|bare)>\s*(?:-->)?\s*$/;
+
+/** The template's text for this module: `<sample>` blocks for a full one, `<bare>` blocks for a bare one. */
+function select(text) {
+  const kept = [];
+  let block;
+  for (const line of text.split('\n')) {
+    const mark = BLOCK_MARK.exec(line);
+    if (mark) block = mark[1] ? undefined : mark[2];
+    else if (block === undefined || (block === 'bare') === bare) kept.push(line);
+  }
+  return kept.join('\n');
+}
+
 const target = join(ROOT, 'libs', name);
 const written = [];
 const copy = (folder) => {
@@ -120,12 +213,107 @@ const copy = (folder) => {
       continue;
     }
     const destination = join(target, fill(relative(TEMPLATE, source)).replace(/\.tpl$/, ''));
+    const text = select(fill(readFileSync(source, 'utf8')));
+    // A file that is all sample (the status value object, the list query) is not written for a bare module.
+    if (text.trim() === '') continue;
     mkdirSync(dirname(destination), { recursive: true });
-    writeFileSync(destination, fill(readFileSync(source, 'utf8')));
+    writeFileSync(destination, text);
     written.push(relative(ROOT, destination));
   }
 };
 copy(TEMPLATE);
+for (const dependency of dependencies) wire(dependency);
+
+/** The port and adapter of each of a dependency's facades, its Nest module imported, and its module.json entry. */
+function wire({ module, nestModule, facades }) {
+  const moduleFile = join(target, 'src', `${plural.kebab}.module.ts`);
+  let moduleText = readFileSync(moduleFile, 'utf8');
+  const imports = [`import { ${nestModule} } from '@app/${module}';`];
+  const providers = [];
+  for (const facade of facades) {
+    const kebab = facade.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+    const port = `${facade.name}Port`;
+    const adapter = `${facade.name}Adapter`;
+    const signature = (method) => `${method.name}(${method.parameters.join(', ')}): ${method.returns}`;
+    write(
+      `src/domain/${kebab}.port.ts`,
+      [
+        '/**',
+        ` * What this module asks of the ${module} module: a port of its own, plain`,
+        ` * TypeScript, adapted to the ${facade.name} of ${module} in infrastructure/. Keep`,
+        ' * the methods it uses, and name them in its own words.',
+        ' */',
+        `export abstract class ${port} {`,
+        ...facade.methods.map((method) => `  abstract ${signature(method)};`),
+        '}',
+        '',
+      ].join('\n'),
+    );
+    write(
+      `src/infrastructure/${kebab}.adapter.ts`,
+      [
+        "import { Injectable } from '@nestjs/common';",
+        `import { ${facade.name} } from '@app/${module}';`,
+        `import { ${port} } from '../domain/${kebab}.port';`,
+        '',
+        `/** ${port} on the ${module} module's ${facade.name}; inside a transaction its writes join it. */`,
+        '@Injectable()',
+        `export class ${adapter} extends ${port} {`,
+        `  constructor(private readonly ${facade.name[0].toLowerCase()}${facade.name.slice(1)}: ${facade.name}) {`,
+        '    super();',
+        '  }',
+        ...facade.methods.flatMap((method) => [
+          '',
+          `  ${signature(method)} {`,
+          `    return this.${facade.name[0].toLowerCase()}${facade.name.slice(1)}.${method.name}(${method.arguments.join(', ')});`,
+          '  }',
+        ]),
+        '}',
+        '',
+      ].join('\n'),
+    );
+    imports.push(
+      `import { ${port} } from './domain/${kebab}.port';`,
+      `import { ${adapter} } from './infrastructure/${kebab}.adapter';`,
+    );
+    providers.push(`{ provide: ${port}, useClass: ${adapter} },`);
+    if (facade.leftOut.length > 0) {
+      console.log(
+        `${facade.name}: left out of ${port} (their signatures name types of ${module}): ${facade.leftOut.join(', ')}`,
+      );
+    }
+  }
+  const lastImport = moduleText.lastIndexOf('\nimport ');
+  const afterImports = moduleText.indexOf('\n', moduleText.indexOf(';', lastImport)) + 1;
+  moduleText = `${moduleText.slice(0, afterImports)}${imports.join('\n')}\n${moduleText.slice(afterImports)}`
+    .replace('@Module({\n', `@Module({\n  imports: [${nestModule}],\n`)
+    .replace('  providers: [\n', `  providers: [\n    ${providers.join('\n    ')}\n`);
+  writeFileSync(moduleFile, moduleText);
+  const manifest = join(target, 'module.json');
+  const { dependsOn: listed = [], ...rest } = JSON.parse(readFileSync(manifest, 'utf8'));
+  writeFileSync(manifest, `${JSON.stringify({ ...rest, dependsOn: [...listed, module] })}\n`);
+  const ports = facades.map((facade) => `\`${facade.name}Port\``).join(', ');
+  appendFileSync(
+    join(target, 'README.md'),
+    [
+      '',
+      `## Depends on ${module}`,
+      '',
+      `Through ${ports} in \`domain/\`, adapted in \`infrastructure/\` to what \`@app/${module}\` exports;`,
+      `\`${nestModule}\` is imported by this module and \`${module}\` is listed in \`module.json\`. Inject the port where the`,
+      'application needs it: inside `UnitOfWork.run()` its writes join the same transaction (docs/extending.md, "Writing',
+      'across modules").',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** A file of the new module, not from the template. */
+function write(path, text) {
+  const destination = join(target, path);
+  writeFileSync(destination, text);
+  written.push(relative(ROOT, destination));
+}
 appendFileSync(REGISTRY, `export { ${plural.camel}Feature } from '@app/${name}';\n`);
 execFileSync(join(ROOT, 'node_modules/.bin/prettier'), ['--log-level', 'warn', '--write', target, REGISTRY], {
   stdio: 'inherit',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import { scaled } from '../support/wait-for';
 const ROOT = resolve(__dirname, '../..');
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'data', 'coverage', '.work']);
 const BOUND_MS = scaled(240_000);
+/** The whole fast suite, run in the copy: about two minutes on a quiet machine, four beside two busy loops. */
+const SUITE_BOUND_MS = scaled(900_000);
 
 /**
  * A command run to its end, asynchronously: a synchronous child would hold the
@@ -22,7 +24,7 @@ const BOUND_MS = scaled(240_000);
  */
 function run(cwd: string, command: string, ...args: string[]): Promise<{ status: number | null; output: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawnChild(command, args, { cwd, env: { ...process.env, CI: 'true' }, timeout: BOUND_MS });
+    const child = spawnChild(command, args, { cwd, env: { ...process.env, CI: 'true' }, timeout: SUITE_BOUND_MS });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -53,6 +55,8 @@ describe('npm run generate:module', () => {
 
   beforeAll(async () => {
     copy = mkdtempSync(join(tmpdir(), 'petstore-generator-'));
+    // Readable by all, as a checkout is: a suite runs the service as another user (test/storage-faults.e2e-spec.ts).
+    chmodSync(copy, 0o755);
     cpSync(ROOT, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(source.split('/').pop()!) });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     before = snapshot(copy);
@@ -70,6 +74,13 @@ describe('npm run generate:module', () => {
     );
   }, BOUND_MS);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  /** Replaces `from` with `to` in a file of the copy, as a developer would edit it; `from` must be there. */
+  const edit = (path: string, from: string, to: string) => {
+    const text = readFileSync(join(copy, path), 'utf8');
+    expect(text, path).toContain(from);
+    writeFileSync(join(copy, path), text.replace(from, to));
+  };
 
   /** The copy's own suites, as `npx vitest run <files>` runs them there. */
   const vitest = (...files: string[]) => run(copy, process.execPath, 'node_modules/vitest/vitest.mjs', 'run', ...files);
@@ -125,11 +136,6 @@ describe('npm run generate:module', () => {
     'takes a new column and a query with no SQL: a TypeORM migration, the entity, and its repository',
     async () => {
       const module = join(copy, 'libs/gift-cards');
-      const edit = (path: string, from: string, to: string) => {
-        const text = readFileSync(join(module, path), 'utf8');
-        expect(text, path).toContain(from);
-        writeFileSync(join(module, path), text.replace(from, to));
-      };
       const migrations = readdirSync(join(module, 'src/infrastructure/migrations'));
       const created = Number(migrations.find((file) => /^\d{13}-/.test(file))!.slice(0, 13));
       writeFileSync(
@@ -150,18 +156,18 @@ describe('npm run generate:module', () => {
         ].join('\n'),
       );
       edit(
-        'src/infrastructure/migrations/index.ts',
+        'libs/gift-cards/src/infrastructure/migrations/index.ts',
         `export const GIFT_CARDS_MIGRATIONS = [CreateGiftCards${created}];`,
         `import { AddGiftCardNote${created + 1} } from './${created + 1}-add-gift-card-note';\n` +
           `export const GIFT_CARDS_MIGRATIONS = [CreateGiftCards${created}, AddGiftCardNote${created + 1}];`,
       );
       edit(
-        'src/infrastructure/gift-card.record.ts',
+        'libs/gift-cards/src/infrastructure/gift-card.record.ts',
         '  status: string;\n',
         "  status: string;\n\n  @Column({ type: 'varchar', length: 100, nullable: true })\n  note?: string | null;\n",
       );
       edit(
-        'src/infrastructure/typeorm-gift-card.repository.ts',
+        'libs/gift-cards/src/infrastructure/typeorm-gift-card.repository.ts',
         '  async list(',
         [
           '  /** How many gift cards have `status`. */',
@@ -231,6 +237,202 @@ describe('npm run generate:module', () => {
     BOUND_MS,
   );
 
+  it('writes a bare module with --bare: an id, create and get, none of the sample fields or the list route', async () => {
+    const bare = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'widgets', '--bare');
+    expect(bare.status, bare.output).toBe(0);
+    const files = readdirSync(join(copy, 'libs/widgets'), { recursive: true, encoding: 'utf8' }).sort();
+    expect(files.filter((file) => /status|list-|query/.test(file))).toEqual([]);
+    expect(readFileSync(join(copy, 'libs/widgets/src/domain/widget.ts'), 'utf8')).toContain(
+      'private constructor(readonly id: number) {}',
+    );
+    const controller = readFileSync(join(copy, 'libs/widgets/src/http/widgets.controller.ts'), 'utf8');
+    expect(controller.match(/operationId: '\w+'/g)).toEqual([
+      "operationId: 'createWidget'",
+      "operationId: 'getWidget'",
+    ]);
+    // No marker of the template's blocks is left in any file.
+    const text = files
+      .filter((file) => /\.(ts|md|json)$/.test(file))
+      .map((file) => readFileSync(join(copy, 'libs/widgets', file), 'utf8'))
+      .join('\n');
+    expect(text).not.toMatch(/<\/?(sample|bare)>/);
+    // Its lint and suites run with the whole suite, in the next case.
+  });
+
+  it(
+    'writes a module that depends on pets (its port, adapter, module import and module.json), whose cross-module write is one transaction, and the whole suite passes',
+    async () => {
+      const orders = await run(
+        copy,
+        'npm',
+        'run',
+        '-s',
+        'generate:module',
+        '--',
+        'orders',
+        '--path',
+        'store/orders',
+        '--depends-on',
+        'pets',
+      );
+      expect(orders.status, orders.output).toBe(0);
+      expect(readFileSync(join(copy, 'libs/orders/module.json'), 'utf8')).toBe(
+        '{ "dependsOn": ["database", "pets"] }\n',
+      );
+      expect(readFileSync(join(copy, 'libs/orders/src/domain/pet-catalog.port.ts'), 'utf8')).toContain(
+        [
+          'export abstract class PetCatalogPort {',
+          '  abstract exists(id: bigint): Promise<boolean>;',
+          '  abstract reserve(id: bigint): Promise<boolean>;',
+          '  abstract release(id: bigint): Promise<boolean>;',
+          '}',
+        ].join('\n'),
+      );
+      const wiring = readFileSync(join(copy, 'libs/orders/src/orders.module.ts'), 'utf8');
+      expect(wiring).toContain('imports: [PetsModule],');
+      expect(wiring).toContain('{ provide: PetCatalogPort, useClass: PetCatalogAdapter },');
+
+      // What a team then writes: an order may name a pet, which it reserves in the same transaction.
+      edit(
+        'libs/orders/src/http/dto/create-order.dto.ts',
+        '  status?: OrderStatusValue;\n',
+        [
+          '  status?: OrderStatusValue;',
+          '',
+          "  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'The pet the order reserves.' })",
+          '  @ValidateIf((body: CreateOrderDto) => body.petId !== undefined)',
+          "  @IsInt64('petId must be an integer')",
+          '  petId?: number | bigint;',
+          '',
+        ].join('\n'),
+      );
+      edit(
+        'libs/orders/src/http/dto/create-order.dto.ts',
+        "import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';",
+        "import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';\nimport { IsInt64 } from '@app/platform';",
+      );
+      edit(
+        'libs/orders/src/application/orders.service.ts',
+        "import { OrderNotFoundError } from '../domain/order.errors';",
+        [
+          "import { UnitOfWork } from '@app/platform/ports';",
+          "import { InvalidOrderError, OrderNotFoundError } from '../domain/order.errors';",
+          "import type { PetCatalogPort } from '../domain/pet-catalog.port';",
+        ].join('\n'),
+      );
+      edit(
+        'libs/orders/src/application/orders.service.ts',
+        '  constructor(private readonly orders: OrderRepository) {}',
+        [
+          '  constructor(',
+          '    private readonly orders: OrderRepository,',
+          '    private readonly pets: PetCatalogPort,',
+          '    private readonly unitOfWork: UnitOfWork,',
+          '  ) {}',
+        ].join('\n'),
+      );
+      edit(
+        'libs/orders/src/application/orders.service.ts',
+        'async create(command: { name: string; status?: string }): Promise<Order> {',
+        'async create(command: { name: string; status?: string; petId?: number | bigint }): Promise<Order> {',
+      );
+      edit(
+        'libs/orders/src/application/orders.service.ts',
+        '    return this.orders.add(order);',
+        [
+          '    return this.unitOfWork.run(async () => {',
+          '      const added = await this.orders.add(order);',
+          '      // Refused after the order was stored: the order is undone with the transaction.',
+          '      if (command.petId !== undefined && !(await this.pets.reserve(BigInt(command.petId)))) {',
+          '        throw new InvalidOrderError(`pet ${command.petId} is not available`);',
+          '      }',
+          '      return added;',
+          '    });',
+        ].join('\n'),
+      );
+      edit(
+        'libs/orders/src/orders.module.ts',
+        [
+          '      inject: [OrderRepository],',
+          '      useFactory: (orders: OrderRepository) => new OrdersService(orders),',
+        ].join('\n'),
+        [
+          '      inject: [OrderRepository, PetCatalogPort, UnitOfWork],',
+          '      useFactory: (orders: OrderRepository, pets: PetCatalogPort, unitOfWork: UnitOfWork) =>',
+          '        new OrdersService(orders, pets, unitOfWork),',
+        ].join('\n'),
+      );
+      edit(
+        'libs/orders/src/orders.module.ts',
+        "import { Module } from '@nestjs/common';",
+        "import { Module } from '@nestjs/common';\nimport { UnitOfWork } from '@app/platform/ports';",
+      );
+      edit(
+        'libs/orders/src/application/orders.service.spec.ts',
+        '    service = new OrdersService(repository);',
+        [
+          '    const pets = { reserve: async () => true } as unknown as PetCatalogPort;',
+          '    const unitOfWork = { run: <T>(work: () => Promise<T>) => work() };',
+          '    service = new OrdersService(repository, pets, unitOfWork);',
+        ].join('\n'),
+      );
+      edit(
+        'libs/orders/src/application/orders.service.spec.ts',
+        "import { OrdersService } from './orders.service';",
+        "import type { PetCatalogPort } from '../domain/pet-catalog.port';\nimport { OrdersService } from './orders.service';",
+      );
+      writeFileSync(
+        join(copy, 'libs/orders/test/order-reserves-pet.e2e-spec.ts'),
+        [
+          "import { afterAll, beforeAll, describe, expect, it } from 'vitest';",
+          "import { DATABASE_KINDS } from '@test/support/databases';",
+          "import { AUTH, startTestApp, type TestApp } from '@test/support/test-app';",
+          '',
+          'for (const kind of DATABASE_KINDS) {',
+          '  describe.skipIf(kind.skipReason)(`an order reserves its pet, on ${kind.name}`, () => {',
+          '    let t: TestApp;',
+          '    beforeAll(async () => (t = await startTestApp({ kind })));',
+          '    afterAll(() => t?.close());',
+          '',
+          "    it('of two same-tick orders for one pet, keeps one and reserves the pet once', async () => {",
+          "      const pet = await t.http().post('/v1/pets').set(AUTH).send({ name: 'Rex', categoryId: 1, status: 'available' });",
+          '      expect(pet.status).toBe(201);',
+          '      const both = await Promise.all(',
+          "        ['first', 'second'].map((name) =>",
+          "          t.http().post('/v1/store/orders').set(AUTH).send({ name, petId: pet.body.id }),",
+          '        ),',
+          '      );',
+          '      expect(both.map((answer) => answer.status).sort()).toEqual([201, 400]);',
+          '      const [kept, refused] = both[0].status === 201 ? both : [both[1], both[0]];',
+          '      expect(refused.body).toEqual({',
+          "        code: 'invalid_order',",
+          '        message: `pet ${pet.body.id} is not available`,',
+          '        status: 400,',
+          '      });',
+          '      // The refused order was stored, then undone with the reservation that failed.',
+          "      expect((await t.http().get('/v1/store/orders').set(AUTH)).body).toEqual([kept.body]);",
+          '      const reserved = await t.http().get(`/v1/pets/${pet.body.id}`).set(AUTH);',
+          "      expect(reserved.body).toEqual({ ...pet.body, status: 'pending' });",
+          '    });',
+          '  });',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      await run(copy, 'node_modules/.bin/prettier', '--log-level', 'warn', '--write', join(copy, 'libs/orders'));
+      const lint = await run(copy, 'npm', 'run', '-s', 'lint');
+      expect(lint.status, lint.output).toBe(0);
+      // Every suite of the service, the backup's (its table list from the registry) and both modules' included.
+      const tests = await run(copy, process.execPath, 'node_modules/vitest/vitest.mjs', 'run', '--project', 'fast');
+      expect(tests.status, tests.output).toBe(0);
+      expect(tests.output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
+      expect(tests.output).toContain('libs/orders/test/order-reserves-pet.e2e-spec.ts');
+      expect(tests.output).toContain('libs/widgets/test/widgets.e2e-spec.ts');
+      expect(tests.output).toContain('test/backup.e2e-spec.ts');
+    },
+    SUITE_BOUND_MS,
+  );
+
   it('refuses a name that is taken or not kebab-case, writing nothing', async () => {
     const taken = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'pets');
     expect(taken.status).toBe(1);
@@ -245,20 +447,20 @@ describe('npm run generate:module', () => {
     );
   });
 
-  it('writes prose with the right article: "a gift card", "an order"', async () => {
+  it('writes prose with the right article: "a gift card", "an offer"', async () => {
     const controller = readFileSync(join(copy, 'libs/gift-cards/src/http/gift-cards.controller.ts'), 'utf8');
     expect(controller).toContain("summary: 'Add a gift card'");
     const registry = join(copy, 'apps/petstore/src/feature-registry.ts');
     const registered = readFileSync(registry, 'utf8');
     try {
-      const orders = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'orders');
-      expect(orders.status, orders.output).toBe(0);
-      const ordersController = readFileSync(join(copy, 'libs/orders/src/http/orders.controller.ts'), 'utf8');
-      expect(ordersController).toContain("summary: 'Add an order'");
-      expect(ordersController).toContain("summary: 'Get an order'");
-      expect(ordersController).not.toMatch(/\ba order\b/i);
+      const offers = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'offers');
+      expect(offers.status, offers.output).toBe(0);
+      const offersController = readFileSync(join(copy, 'libs/offers/src/http/offers.controller.ts'), 'utf8');
+      expect(offersController).toContain("summary: 'Add an offer'");
+      expect(offersController).toContain("summary: 'Get an offer'");
+      expect(offersController).not.toMatch(/\ba offer\b/i);
     } finally {
-      rmSync(join(copy, 'libs/orders'), { recursive: true, force: true });
+      rmSync(join(copy, 'libs/offers'), { recursive: true, force: true });
       writeFileSync(registry, registered);
     }
   });

@@ -12,6 +12,7 @@ for (const kind of DATABASE_KINDS) {
 
       const post = (body: object) => t.http().post('/v1/__route__').set(AUTH).send(body);
 
+// <sample>
       it('creates __a_thing__: 201, its Location, a draft by default', async () => {
         const response = await post({ name: 'First' });
         expect(response.status).toBe(201);
@@ -41,6 +42,28 @@ for (const kind of DATABASE_KINDS) {
         expect(response.body).toEqual(errorBody(400, 'invalid_body', message));
       });
 
+// </sample>
+// <bare>
+      it('creates __a_thing__: 201, its Location', async () => {
+        const response = await post({});
+        expect(response.status).toBe(201);
+        expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, location: '/v1/__route__/1' });
+        expect(response.body).toEqual({ id: 1 });
+      });
+
+      it('gets it back', async () => {
+        const one = await t.http().get('/v1/__route__/1').set(AUTH);
+        expect(one.status).toBe(200);
+        expect(one.body).toEqual({ id: 1 });
+      });
+
+      it('refuses a property it does not have with 400 invalid_body', async () => {
+        const response = await post({ colour: 'red' });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(errorBody(400, 'invalid_body', "unknown property 'colour'"));
+      });
+
+// </bare>
       it('answers 404 for an id it does not have, exactly as written', async () => {
         const response = await t.http().get('/v1/__route__/9007199254740993').set(AUTH);
         expect(response.status).toBe(404);
@@ -62,7 +85,7 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('answers 401 without a key', async () => {
-        const response = await t.http().get('/v1/__route__');
+        const response = await t.http().get('/v1/__route__/1');
         expect(response.status).toBe(401);
         expect(response.body).toEqual(
           errorBody(401, 'missing_api_key', 'an API key is required: send Authorization: Bearer <key>'),

@@ -1,3 +1,4 @@
+// <sample>
 import { describe, expect, it } from 'vitest';
 import { Invalid__Thing__Error } from './__thing-kebab__.errors';
 import { __Thing__Status } from './__thing-kebab__-status';
@@ -13,3 +14,4 @@ describe('__Thing__Status', () => {
     expect(() => __Thing__Status.from(raw)).toThrow('status must be one of draft, active, retired');
   });
 });
+// </sample>

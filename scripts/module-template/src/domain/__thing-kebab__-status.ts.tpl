@@ -1,3 +1,4 @@
+// <sample>
 import { Invalid__Thing__Error } from './__thing-kebab__.errors';
 
 export const __THING___STATUS_VALUES = ['draft', 'active', 'retired'] as const;
@@ -23,3 +24,4 @@ export class __Thing__Status {
     return this.value;
   }
 }
+// </sample>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { New__Thing__, __Thing__ } from './__thing-kebab__';
+// <sample>
 import { __THING___ERROR_CODES } from './__thing-kebab__.errors';
 import { __Thing__Status } from './__thing-kebab__-status';
 
@@ -15,9 +16,15 @@ describe('New__Thing__', () => {
     );
   });
 });
+// </sample>
 
 describe('__Thing__', () => {
   it.each([0, -1, 1.5, 2 ** 53])('refuses the id %d', (id) => {
+// <sample>
     expect(() => __Thing__.identified(id, New__Thing__.create({ name: 'First' }))).toThrow('__a_thing__ id is a positive integer');
+// </sample>
+// <bare>
+    expect(() => __Thing__.identified(id, New__Thing__.create())).toThrow('__a_thing__ id is a positive integer');
+// </bare>
   });
 });

@@ -4,7 +4,9 @@ import { ApiErrorResponses, IntegerIdPipe, NoQueryParameters, Responds, setCreat
 import type { FastifyReply } from 'fastify';
 import { __Things__Service } from '../application/__things-kebab__.service';
 import { Create__Thing__Dto } from './dto/create-__thing-kebab__.dto';
+// <sample>
 import { List__Things__Query } from './dto/list-__things-kebab__.query';
+// </sample>
 import { __Thing__Response, to__Thing__Response } from './dto/__thing-kebab__.response';
 
 /** Mounted under the API prefix by the feature registry: `/v1/__route__`. */
@@ -13,6 +15,7 @@ import { __Thing__Response, to__Thing__Response } from './dto/__thing-kebab__.re
 export class __Things__Controller {
   constructor(private readonly __things__: __Things__Service) {}
 
+// <sample>
   @Get()
   @ApiOperation({
     operationId: 'list__Things__',
@@ -24,6 +27,7 @@ export class __Things__Controller {
   async list(@Query() query: List__Things__Query): Promise<__Thing__Response[]> {
     return (await this.__things__.list(query.limit)).map(to__Thing__Response);
   }
+// </sample>
 
   @Post()
   @HttpCode(201)
@@ -37,8 +41,14 @@ export class __Things__Controller {
     headers: { Location: { description: 'The path of the new __thing__.', schema: { type: 'string' } } },
   })
   @ApiErrorResponses(400, 413, 415)
+// <sample>
   async create(@Body() body: Create__Thing__Dto, @Res({ passthrough: true }) reply: FastifyReply): Promise<__Thing__Response> {
     const created = await this.__things__.create(body);
+// </sample>
+// <bare>
+  async create(@Body() _body: Create__Thing__Dto, @Res({ passthrough: true }) reply: FastifyReply): Promise<__Thing__Response> {
+    const created = await this.__things__.create();
+// </bare>
     setCreatedLocation(reply, created.id);
     return to__Thing__Response(created);
   }

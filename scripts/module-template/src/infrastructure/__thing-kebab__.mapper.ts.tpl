@@ -1,14 +1,28 @@
 import { __Thing__, type New__Thing__ } from '../domain/__thing-kebab__';
+// <sample>
 import { __Thing__Status } from '../domain/__thing-kebab__-status';
+// </sample>
 import type { __Thing__Record } from './__thing-kebab__.record';
 
 /** Converts between the table's row and the domain, so neither leaks into the other. */
 export const __Thing__Mapper = {
   toDomain(record: __Thing__Record): __Thing__ {
+// <sample>
     return __Thing__.restore(Number(record.id), { name: record.name, status: __Thing__Status.from(record.status) });
+// </sample>
+// <bare>
+    return __Thing__.restore(Number(record.id));
+// </bare>
   },
 
+// <sample>
   toRecord(__thing__: New__Thing__): Omit<__Thing__Record, 'id'> {
     return { name: __thing__.name, status: __thing__.status.value };
   },
+// </sample>
+// <bare>
+  toRecord(_new__Thing__: New__Thing__): Omit<__Thing__Record, 'id'> {
+    return {};
+  },
+// </bare>
 };

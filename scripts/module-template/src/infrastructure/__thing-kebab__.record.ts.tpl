@@ -1,4 +1,9 @@
+// <sample>
 import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+// </sample>
+// <bare>
+import { Entity, PrimaryGeneratedColumn } from 'typeorm';
+// </bare>
 
 /**
  * The `__things_snake__` table: its model, which the migrations make exactly
@@ -6,14 +11,18 @@ import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
  * returns bigint columns as strings: the mapper turns them into numbers.
  */
 @Entity({ name: '__things_snake__' })
+// <sample>
 @Check('CHK___things_snake___status', `"status" IN ('draft', 'active', 'retired')`)
+// </sample>
 export class __Thing__Record {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: number | string;
 
+// <sample>
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
   @Column({ type: 'varchar', length: 16 })
   status: string;
+// </sample>
 }

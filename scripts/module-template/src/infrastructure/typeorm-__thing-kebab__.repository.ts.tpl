@@ -33,8 +33,10 @@ export class TypeOrm__Thing__Repository extends __Thing__Repository {
     return record ? __Thing__Mapper.toDomain(record) : undefined;
   }
 
+// <sample>
   async list(limit: number): Promise<__Thing__[]> {
     const records = await this.records.find({ order: { id: 'ASC' }, take: limit });
     return records.map(__Thing__Mapper.toDomain);
   }
+// </sample>
 }

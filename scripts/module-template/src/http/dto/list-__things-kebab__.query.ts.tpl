@@ -1,3 +1,4 @@
+// <sample>
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
@@ -16,3 +17,4 @@ export class List__Things__Query {
   @Max(MAX_PAGE_SIZE, { message: LIMIT_RULE })
   limit?: number = DEFAULT_PAGE_SIZE;
 }
+// </sample>

@@ -15,10 +15,14 @@ export class Create__Things____TIMESTAMP__ implements MigrationInterface {
         name: '__things_snake__',
         columns: [
           generatedKeyColumn(queryRunner),
+// <sample>
           { name: 'name', type: 'varchar', length: '255' },
           { name: 'status', type: 'varchar', length: '16' },
+// </sample>
         ],
+// <sample>
         checks: [{ name: 'CHK___things_snake___status', expression: `"status" IN ('draft', 'active', 'retired')` }],
+// </sample>
       }),
     );
   }
