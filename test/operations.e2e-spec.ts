@@ -243,7 +243,20 @@ describe('protection', () => {
       });
       const allowed = await cors.http().get('/v1/pets').set(AUTH).set('origin', 'https://app.example.com');
       expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example.com');
-      expect(allowed.headers['access-control-expose-headers']).toContain('X-Request-Id');
+      // The core's own, and those idempotency and rate limiting registered.
+      expect(allowed.headers['access-control-expose-headers'].split(', ').sort()).toEqual([
+        'Deprecation',
+        'Idempotent-Replayed',
+        'Link',
+        'Location',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'Retry-After',
+        'Sunset',
+        'WWW-Authenticate',
+        'X-Request-Id',
+      ]);
       const other = await cors.http().get('/v1/pets').set(AUTH).set('origin', 'https://evil.example.com');
       expect(other.headers).not.toHaveProperty('access-control-allow-origin');
     } finally {

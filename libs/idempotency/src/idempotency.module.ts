@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { AppConfig } from '@app/platform';
+import { AppConfig, CrossOriginHeaders } from '@app/platform';
 import { IdempotencyStore } from './idempotency-store';
 import { IdempotencySettings } from './idempotency.settings';
 
@@ -19,4 +19,9 @@ import { IdempotencySettings } from './idempotency.settings';
   ],
   exports: [IdempotencyStore],
 })
-export class IdempotencyModule {}
+export class IdempotencyModule {
+  constructor(cors: CrossOriginHeaders) {
+    // A browser's script may send the key and read whether the answer is a replay.
+    cors.allow('Idempotency-Key').expose('Idempotent-Replayed');
+  }
+}

@@ -23,6 +23,7 @@ export { setCreatedLocation, setNextPageLink } from './http/links';
 export { Public } from './http/public.decorator';
 export { Authenticator } from './pipeline/authenticate';
 export { CallerLimit } from './http/caller-limit';
+export { CrossOriginHeaders } from './http/cross-origin-headers';
 export { NoQueryParameters, RequestValidationPipe } from './http/validation.pipe';
 export { publicBaseUrlOf } from './http/public-base-url';
 export { RouteIndex } from './http/route-index';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, CallerLimit, PLATFORM_ERROR_CODES } from '@app/platform';
+import { AppError, CallerLimit, CrossOriginHeaders, PLATFORM_ERROR_CODES } from '@app/platform';
 import { RateLimitStorage } from './rate-limit-storage';
 import { RateLimitSettings } from './rate-limit.settings';
 
@@ -25,9 +25,11 @@ export class RateLimit extends CallerLimit {
   constructor(
     private readonly storage: RateLimitStorage,
     settings: RateLimitSettings,
+    cors: CrossOriginHeaders,
   ) {
     super();
     this.limit = settings.perMinute;
+    cors.expose(...Object.keys(this.headers));
   }
 
   admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -1,8 +1,7 @@
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config';
-import { CallerLimit } from '../http/caller-limit';
-import { optionalProvider } from '../http/optional-provider';
+import { CrossOriginHeaders } from '../http/cross-origin-headers';
 import { RouteIndex } from '../http/route-index';
 
 /**
@@ -12,18 +11,17 @@ import { RouteIndex } from '../http/route-index';
  */
 export function allowCrossOrigin(app: NestFastifyApplication, config: AppConfig): void {
   const routes = app.get(RouteIndex);
-  const limitHeaders = Object.keys(optionalProvider(app, CallerLimit)?.headers ?? {});
+  const capabilities = app.get(CrossOriginHeaders);
   let options: FastifyCorsOptions | undefined;
   const corsOptions = (): FastifyCorsOptions => ({
     origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
     methods: routes.methods().filter((method) => method !== 'OPTIONS'),
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', ...capabilities.allowed],
     exposedHeaders: [
       'Location',
       'X-Request-Id',
-      'Idempotent-Replayed',
       'Retry-After',
-      ...limitHeaders,
+      ...capabilities.exposed,
       'Deprecation',
       'Sunset',
       'Link',
