@@ -2,7 +2,7 @@ import { OPEN_CREATE, OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions } from 'typeorm';
 import { guardedSqlite3 } from './guarded-sqlite3';
-import type { SqliteFileIdentity } from './sqlite-file-identity';
+import type { SqliteFileGuard } from './sqlite-file-guard';
 import type { DatabaseSettings } from './database.settings';
 
 /**
@@ -13,7 +13,7 @@ import type { DatabaseSettings } from './database.settings';
 export function dataSourceOptions(
   { location, timeoutMs }: DatabaseSettings,
   { entities, migrations }: { entities: readonly Type[]; migrations: readonly Type[] },
-  identity: SqliteFileIdentity,
+  identity: SqliteFileGuard,
 ): DataSourceOptions {
   const common = {
     synchronize: false,

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Readiness, type ReadinessProbe } from '@app/platform';
 import { DatabaseSettings } from './database.settings';
 import { SqlClient } from './sql-client';
-import { SqliteFileIdentity } from './sqlite-file-identity';
+import { SqliteFileGuard } from './sqlite-file-guard';
 import { probeWrite } from './write-probe';
 
 /**
@@ -22,7 +22,7 @@ export class DatabaseHealth implements ReadinessProbe {
     private readonly dataSource: DataSource,
     private readonly sql: SqlClient,
     private readonly settings: DatabaseSettings,
-    private readonly file: SqliteFileIdentity,
+    private readonly file: SqliteFileGuard,
     readiness: Readiness,
   ) {
     readiness.addProbe(this);

@@ -10,7 +10,7 @@ import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create
 import { PlatformTablesAsTheirEntities1795600000000 } from './migrations/1795600000000-platform-tables-as-their-entities';
 import { DatabaseFailures } from './database-failures';
 import { DatabaseHealth } from './database.health';
-import { SqliteFileIdentity } from './sqlite-file-identity';
+import { SqliteFileGuard } from './sqlite-file-guard';
 import { WriteProbeRecord } from './write-probe.record';
 import { AppConfig, ConfigError, type Feature } from '@app/platform';
 import { DatabaseSettings } from './database.settings';
@@ -29,7 +29,7 @@ export class DatabaseModule {
   static forRoot(config: AppConfig, features: readonly Feature[]): DynamicModule {
     const settings = DatabaseSettings.of(config.settings);
     const schema = schemaOf(features);
-    const identity = identityOf(settings);
+    const identity = fileGuardOf(settings);
     return {
       module: DatabaseModule,
       imports: [
@@ -48,7 +48,7 @@ export class DatabaseModule {
       providers: [
         SqlClient,
         { provide: UnitOfWork, useExisting: SqlClient },
-        { provide: SqliteFileIdentity, useValue: identity },
+        { provide: SqliteFileGuard, useValue: identity },
         { provide: DatabaseSettings, useValue: settings },
         // Each registers itself with the core: readiness' probe, and the error filter's answers to the database's failures.
         DatabaseHealth,
@@ -84,7 +84,7 @@ export async function openDatabase(
   settings: DatabaseSettings,
   features: readonly Feature[],
 ): Promise<{ sql: SqlClient; close(): Promise<void> }> {
-  const options = dataSourceOptions(settings, schemaOf(features), identityOf(settings));
+  const options = dataSourceOptions(settings, schemaOf(features), fileGuardOf(settings));
   const dataSource = await openDataSource(options);
   const sql = new SqlClient(dataSource);
   return {
@@ -97,8 +97,8 @@ export async function openDatabase(
 }
 
 /** Used by the SQLite driver and by readiness; never recorded, so never "detached", on PostgreSQL. */
-function identityOf({ location }: DatabaseSettings): SqliteFileIdentity {
-  return new SqliteFileIdentity(location.type === 'sqlite' ? location.path : '');
+function fileGuardOf({ location }: DatabaseSettings): SqliteFileGuard {
+  return new SqliteFileGuard(location.type === 'sqlite' ? location.path : '');
 }
 
 /**

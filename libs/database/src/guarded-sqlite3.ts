@@ -1,5 +1,5 @@
 import * as sqlite3 from 'sqlite3';
-import type { SqliteFileIdentity } from './sqlite-file-identity';
+import type { SqliteFileGuard } from './sqlite-file-guard';
 import { MAX_BATCH } from './sqlite-write-batches';
 
 type Callback = (this: unknown, error: Error | null, ...results: unknown[]) => void;
@@ -23,7 +23,7 @@ export type GuardedSqlite3 = typeof sqlite3 & { readonly writing: typeof sqlite3
  * - its `Database` records which files it opened, and fails a commit (a
  *   COMMIT, or a write outside a transaction, which commits by itself) whose
  *   files are no longer at their paths, before TypeORM can report it as done
- *   (see {@link SqliteFileIdentity}). Writes inside a transaction are checked
+ *   (see {@link SqliteFileGuard}). Writes inside a transaction are checked
  *   once, at its COMMIT;
  * - a write with RETURNING is run to its end before it is answered: `run`
  *   would answer after its first step, and its implicit transaction commits
@@ -36,12 +36,12 @@ export type GuardedSqlite3 = typeof sqlite3 & { readonly writing: typeof sqlite3
  *   prepared copies are all busy gets a copy of its own, so that the writes
  *   of a batch sent together run side by side.
  */
-export function guardedSqlite3(identity: SqliteFileIdentity): GuardedSqlite3 {
+export function guardedSqlite3(identity: SqliteFileGuard): GuardedSqlite3 {
   const reading = driverOf(identity, false);
   return Object.assign(reading, { writing: driverOf(identity, true) });
 }
 
-function driverOf(identity: SqliteFileIdentity, reuseStatements: boolean): typeof sqlite3 {
+function driverOf(identity: SqliteFileGuard, reuseStatements: boolean): typeof sqlite3 {
   class GuardedDatabase extends sqlite3.Database {
     constructor(filename: string, mode: number, callback?: (error: Error | null) => void) {
       super(filename, mode, (error) => {
@@ -214,7 +214,7 @@ function answeredAsRun(args: unknown[]): unknown[] {
 }
 
 /** `args` with its callback made to fail when a file was detached while the statement ran. */
-function checkedBeforeReply(args: unknown[], identity: SqliteFileIdentity): unknown[] {
+function checkedBeforeReply(args: unknown[], identity: SqliteFileGuard): unknown[] {
   const callback = args.at(-1);
   if (typeof callback !== 'function') return args;
   const checked: Callback = function (error, ...results) {

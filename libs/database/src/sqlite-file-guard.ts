@@ -6,16 +6,16 @@ type Identity = { dev: number; ino: number };
 const SUFFIXES = ['', '-wal', '-shm'] as const;
 
 /**
- * The identity (device and inode) of each SQLite file the service opened
- * (the database, its `-wal` and its `-shm`), compared with whatever is at
- * their paths now. SQLite keeps writing into an open file after it is deleted
+ * The file guard: the identity (device and inode) of each SQLite file the
+ * service opened (the database, its `-wal` and its `-shm`), compared with
+ * whatever is at their paths now. SQLite keeps writing into an open file after it is deleted
  * or replaced, and answers success: without this check the service would
  * acknowledge writes that exist nowhere once it restarts (a deleted `-wal`
  * holds the newest commits; a new empty database would hand out ids from 1
  * again), and a connection opened afterwards (a readiness probe, a restart)
  * would read a log that does not match the index, and corrupt the database.
  */
-export class SqliteFileIdentity {
+export class SqliteFileGuard {
   private readonly opened = new Map<string, Identity>();
 
   constructor(readonly path: string) {}
