@@ -1,9 +1,9 @@
-import { Injectable, ValidationPipe, type ArgumentMetadata, type ExecutionContext, type Type } from '@nestjs/common';
-import { PARAMTYPES_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { getMetadataStorage, validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { Injectable, ValidationPipe, type ArgumentMetadata, type ExecutionContext } from '@nestjs/common';
+import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+import { bodyTypeOf } from './body-type';
+import { NOT_DTOS, NO_PROPERTIES, declaredProperties, isPlainObject, unknownProperty } from './dto-properties';
 
 /**
  * `@Query() _query: NoQueryParameters` on a route that takes no query
@@ -93,63 +93,6 @@ export class RequestValidationPipe extends ValidationPipe {
     const metatype = bodyTypeOf(context.getClass(), context.getHandler());
     return metatype ? this.transform(body, { type: 'body', metatype }) : Promise.resolve(body);
   }
-}
-
-const bodyTypes = new WeakMap<object, Type<unknown> | undefined>();
-
-/** The class of a handler's `@Body()` parameter, read from Nest's metadata once per handler. */
-function bodyTypeOf(
-  controller: Type<unknown>,
-  handler: ReturnType<ExecutionContext['getHandler']>,
-): Type<unknown> | undefined {
-  if (bodyTypes.has(handler)) return bodyTypes.get(handler);
-  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ?? {}) as Record<
-    string,
-    { index: number; data?: unknown }
-  >;
-  const types = (Reflect.getMetadata(PARAMTYPES_METADATA, controller.prototype as object, handler.name) ?? []) as Array<
-    Type<unknown> | undefined
-  >;
-  const body = Object.entries(args).find(
-    ([key, arg]) => key.startsWith(`${RouteParamtypes.BODY}:`) && arg.data === undefined,
-  );
-  const type = body ? types[body[1].index] : undefined;
-  bodyTypes.set(handler, type);
-  return type;
-}
-
-/**
- * The first property of `value` that the DTO does not declare. Checked on the
- * raw input because class-transformer silently drops some keys (`constructor`)
- * before the whitelist could see them.
- */
-function unknownProperty(value: Record<string, unknown>, known: ReadonlySet<string>): string | undefined {
-  for (const key in value) if (!known.has(key)) return key;
-  return undefined;
-}
-
-const NO_PROPERTIES: ReadonlySet<string> = new Set();
-
-/** The types an argument has that are not DTOs, as Nest's own ValidationPipe skips them. */
-const NOT_DTOS: ReadonlySet<unknown> = new Set([String, Boolean, Number, BigInt, Array, Object, Buffer, Date]);
-const declared = new WeakMap<Type<unknown>, ReadonlySet<string>>();
-
-/** The properties a DTO class declares, read from class-validator's metadata once per class. */
-function declaredProperties(metatype: Type<unknown>): ReadonlySet<string> {
-  let known = declared.get(metatype);
-  if (!known) {
-    known = new Set(
-      getMetadataStorage()
-        .getTargetValidationMetadatas(metatype, '', true, false)
-        .map((rule) => rule.propertyName),
-    );
-    declared.set(metatype, known);
-  }
-  return known;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** "limit must be an integer from 1 to 100; unknown property 'colour'" */
