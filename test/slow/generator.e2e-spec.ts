@@ -61,19 +61,12 @@ describe('npm run generate:module', () => {
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     before = snapshot(copy);
     // Served under a path of its own choosing, as a store's gift cards would be.
-    generated = await run(
-      copy,
-      'npm',
-      'run',
-      '-s',
-      'generate:module',
-      '--',
-      'gift-cards',
-      '--path',
-      'store/gift-cards',
-    );
+    generated = await generate('gift-cards', '--path', 'store/gift-cards');
   }, BOUND_MS);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  /** `npm run generate:module -- <args>` in the copy. */
+  const generate = (...args: string[]) => run(copy, 'npm', 'run', '-s', 'generate:module', '--', ...args);
 
   /** Replaces `from` with `to` in a file of the copy, as a developer would edit it; `from` must be there. */
   const edit = (path: string, from: string, to: string) => {
@@ -238,7 +231,7 @@ describe('npm run generate:module', () => {
   );
 
   it('writes a bare module with --bare: an id, create and get, none of the sample fields or the list route', async () => {
-    const bare = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'widgets', '--bare');
+    const bare = await generate('widgets', '--bare');
     expect(bare.status, bare.output).toBe(0);
     const files = readdirSync(join(copy, 'libs/widgets'), { recursive: true, encoding: 'utf8' }).sort();
     expect(files.filter((file) => /status|list-|query/.test(file))).toEqual([]);
@@ -262,19 +255,7 @@ describe('npm run generate:module', () => {
   it(
     'writes a module that depends on pets (its port, adapter, module import and module.json), whose cross-module write is one transaction, and the whole suite passes',
     async () => {
-      const orders = await run(
-        copy,
-        'npm',
-        'run',
-        '-s',
-        'generate:module',
-        '--',
-        'orders',
-        '--path',
-        'store/orders',
-        '--depends-on',
-        'pets',
-      );
+      const orders = await generate('orders', '--path', 'store/orders', '--depends-on', 'pets');
       expect(orders.status, orders.output).toBe(0);
       expect(readFileSync(join(copy, 'libs/orders/module.json'), 'utf8')).toBe(
         '{ "dependsOn": ["database", "pets"] }\n',
@@ -434,13 +415,13 @@ describe('npm run generate:module', () => {
   );
 
   it('refuses a name that is taken or not kebab-case, writing nothing', async () => {
-    const taken = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'pets');
+    const taken = await generate('pets');
     expect(taken.status).toBe(1);
     expect(taken.output).toContain('generate:module: libs/pets exists already');
-    const bad = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'Gift_Cards');
+    const bad = await generate('Gift_Cards');
     expect(bad.status).toBe(1);
     expect(bad.output).toContain('generate:module: "Gift_Cards" is not a kebab-case name such as orders or gift-cards');
-    const badPath = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'orders', '--path', '/store//orders');
+    const badPath = await generate('orders', '--path', '/store//orders');
     expect(badPath.status).toBe(1);
     expect(badPath.output).toContain(
       'generate:module: "/store//orders" is not a path of kebab-case segments such as orders or store/orders',
@@ -453,7 +434,7 @@ describe('npm run generate:module', () => {
     const registry = join(copy, 'apps/petstore/src/feature-registry.ts');
     const registered = readFileSync(registry, 'utf8');
     try {
-      const offers = await run(copy, 'npm', 'run', '-s', 'generate:module', '--', 'offers');
+      const offers = await generate('offers');
       expect(offers.status, offers.output).toBe(0);
       const offersController = readFileSync(join(copy, 'libs/offers/src/http/offers.controller.ts'), 'utf8');
       expect(offersController).toContain("summary: 'Add an offer'");

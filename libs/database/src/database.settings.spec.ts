@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '@app/platform';
+import { expectRefusalNaming } from '@test/support/config-errors';
 import { DatabaseSettings } from './database.settings';
 
 describe('DatabaseSettings', () => {
@@ -45,10 +45,9 @@ describe('DatabaseSettings', () => {
     [{ DATABASE_URL: 'postgres://db.internal:5432/?sslmode=require' }, 'DATABASE_URL'],
     [{ DATABASE_TIMEOUT_MS: '10' }, 'DATABASE_TIMEOUT_MS'],
   ])('refuses %j, naming %s', (env, variable) => {
-    const attempt = () => DatabaseSettings.fromEnvironment({ DATABASE_URL: `sqlite:${folder}/db.sqlite`, ...env });
-    expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow(
-      expect.objectContaining({ variable, message: expect.stringMatching(new RegExp(`^${variable} `)) }),
+    expectRefusalNaming(
+      () => DatabaseSettings.fromEnvironment({ DATABASE_URL: `sqlite:${folder}/db.sqlite`, ...env }),
+      variable,
     );
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { expectRefusalNaming } from '@test/support/config-errors';
 import { AppConfig } from './app-config';
 import { Settings } from './settings';
-import { ConfigError } from './config.error';
 import { openFileLimit } from './open-file-limit';
 
 describe('AppConfig.fromEnvironment', () => {
@@ -114,11 +114,7 @@ describe('AppConfig.fromEnvironment', () => {
     [{ METRICS: 'false' }, 'METRICS'],
     [{ SECURITY_HEADERS: 'no' }, 'SECURITY_HEADERS'],
   ])('refuses %j, naming %s', (env, variable) => {
-    const attempt = () => AppConfig.fromEnvironment(env);
-    expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow(
-      expect.objectContaining({ variable, message: expect.stringMatching(new RegExp(`^${variable} `)) }),
-    );
+    expectRefusalNaming(() => AppConfig.fromEnvironment(env), variable);
   });
 
   it.each([
