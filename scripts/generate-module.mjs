@@ -14,8 +14,7 @@
  * PetCatalog), the new module's own port in domain/ with the facade's methods
  * and its adapter in infrastructure/, imports PetsModule, provides the port,
  * and lists pets in module.json (docs/extending.md, "Calls between modules").
- * The result
- * compiles, passes `npm run lint` and its own tests as it is
+ * The result compiles, passes `npm run lint` and its own tests as it is
  * (test/slow/generator.e2e-spec.ts proves it).
  */
 import { execFileSync } from 'node:child_process';
@@ -49,8 +48,12 @@ function parseArguments(args) {
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--entity') entity = args[++i];
     else if (args[i] === '--path') path = args[++i];
-    else if (args[i] === '--depends-on') dependsOn.push(args[++i]);
-    else if (args[i] === '--bare') bare = true;
+    else if (args[i] === '--depends-on') {
+      const module = args[++i];
+      if (module === undefined || module.startsWith('--'))
+        fail('--depends-on needs the name of a module: --depends-on pets');
+      if (!dependsOn.includes(module)) dependsOn.push(module);
+    } else if (args[i] === '--bare') bare = true;
     else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
     else positional.push(args[i]);
   }
@@ -113,7 +116,14 @@ const PORTABLE_TYPES = new Set(
  */
 function facadesOf(module) {
   const index = join(ROOT, 'libs', module, 'src/index.ts');
-  if (module === name || !existsSync(index)) fail(`--depends-on ${module}: there is no module libs/${module}`);
+  if (module === name) fail(`--depends-on ${module}: a module cannot depend on itself`);
+  if (!existsSync(index)) fail(`--depends-on ${module}: there is no module libs/${module}`);
+  const manifest = join(ROOT, 'libs', module, 'module.json');
+  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).capability) {
+    fail(
+      `--depends-on ${module}: ${module} is a capability, used as it is: list it in the new module's module.json and import @app/${module}`,
+    );
+  }
   const exported = [...readFileSync(index, 'utf8').matchAll(/^export \{ ([^}]+) \}(?: from '(\.[^']+)')?;$/gm)];
   const names = exported.flatMap(([, list, from]) => list.split(',').map((n) => ({ name: n.trim(), from })));
   const nestModule = names.find((exported) => /Module$/.test(exported.name))?.name;
@@ -222,14 +232,38 @@ const copy = (folder) => {
   }
 };
 copy(TEMPLATE);
-for (const dependency of dependencies) wire(dependency);
+if (dependencies.length > 0) wire(dependencies);
 
-/** The port and adapter of each of a dependency's facades, its Nest module imported, and its module.json entry. */
-function wire({ module, nestModule, facades }) {
-  const moduleFile = join(target, 'src', `${plural.kebab}.module.ts`);
-  let moduleText = readFileSync(moduleFile, 'utf8');
-  const imports = [`import { ${nestModule} } from '@app/${module}';`];
+/**
+ * For each dependency: the port and adapter of each of its facades, its Nest
+ * module imported, its entry in module.json and a section of the README.
+ */
+function wire(dependencies) {
+  const imports = [];
   const providers = [];
+  for (const dependency of dependencies) {
+    imports.push(`import { ${dependency.nestModule} } from '@app/${dependency.module}';`);
+    wireFacades(dependency, imports, providers);
+  }
+  const moduleFile = join(target, 'src', `${plural.kebab}.module.ts`);
+  const moduleText = readFileSync(moduleFile, 'utf8');
+  const lastImport = moduleText.lastIndexOf('\nimport ');
+  const afterImports = moduleText.indexOf('\n', moduleText.indexOf(';', lastImport)) + 1;
+  const nestModules = dependencies.map((dependency) => dependency.nestModule).join(', ');
+  writeFileSync(
+    moduleFile,
+    `${moduleText.slice(0, afterImports)}${imports.join('\n')}\n${moduleText.slice(afterImports)}`
+      .replace('@Module({\n', `@Module({\n  imports: [${nestModules}],\n`)
+      .replace('  providers: [\n', `  providers: [\n    ${providers.join('\n    ')}\n`),
+  );
+  const manifest = join(target, 'module.json');
+  const { dependsOn: listed = [], ...rest } = JSON.parse(readFileSync(manifest, 'utf8'));
+  const modules = dependencies.map((dependency) => dependency.module);
+  writeFileSync(manifest, `${JSON.stringify({ ...rest, dependsOn: [...listed, ...modules] })}\n`);
+}
+
+/** One dependency's facades: a port and an adapter each, their imports and providers added to the lists given. */
+function wireFacades({ module, nestModule, facades }, imports, providers) {
   for (const facade of facades) {
     const kebab = facade.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
     const port = `${facade.name}Port`;
@@ -283,15 +317,6 @@ function wire({ module, nestModule, facades }) {
       );
     }
   }
-  const lastImport = moduleText.lastIndexOf('\nimport ');
-  const afterImports = moduleText.indexOf('\n', moduleText.indexOf(';', lastImport)) + 1;
-  moduleText = `${moduleText.slice(0, afterImports)}${imports.join('\n')}\n${moduleText.slice(afterImports)}`
-    .replace('@Module({\n', `@Module({\n  imports: [${nestModule}],\n`)
-    .replace('  providers: [\n', `  providers: [\n    ${providers.join('\n    ')}\n`);
-  writeFileSync(moduleFile, moduleText);
-  const manifest = join(target, 'module.json');
-  const { dependsOn: listed = [], ...rest } = JSON.parse(readFileSync(manifest, 'utf8'));
-  writeFileSync(manifest, `${JSON.stringify({ ...rest, dependsOn: [...listed, module] })}\n`);
   const ports = facades.map((facade) => `\`${facade.name}Port\``).join(', ');
   appendFileSync(
     join(target, 'README.md'),

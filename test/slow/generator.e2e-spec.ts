@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -414,7 +424,7 @@ describe('npm run generate:module', () => {
     SUITE_BOUND_MS,
   );
 
-  it('refuses a name that is taken or not kebab-case, writing nothing', async () => {
+  it('refuses a name that is taken or not kebab-case, or a dependency that is no feature module, writing nothing', async () => {
     const taken = await generate('pets');
     expect(taken.status).toBe(1);
     expect(taken.output).toContain('generate:module: libs/pets exists already');
@@ -426,6 +436,15 @@ describe('npm run generate:module', () => {
     expect(badPath.output).toContain(
       'generate:module: "/store//orders" is not a path of kebab-case segments such as orders or store/orders',
     );
+    const capability = await generate('bookings', '--depends-on', 'database');
+    expect(capability.status).toBe(1);
+    expect(capability.output).toContain(
+      "generate:module: --depends-on database: database is a capability, used as it is: list it in the new module's module.json and import @app/database",
+    );
+    const missing = await generate('bookings', '--depends-on', 'kennels');
+    expect(missing.status).toBe(1);
+    expect(missing.output).toContain('generate:module: --depends-on kennels: there is no module libs/kennels');
+    expect(existsSync(join(copy, 'libs/bookings'))).toBe(false);
   });
 
   it('writes prose with the right article: "a gift card", "an offer"', async () => {
