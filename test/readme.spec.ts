@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { PLATFORM_ERROR_CODES } from '@app/platform';
+import { AppConfig, PLATFORM_ERROR_CODES } from '@app/platform';
+import { AppModule } from '../apps/petstore/src/app.module';
 import { describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
 
@@ -29,6 +30,21 @@ describe('README', () => {
     const documented = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1]);
     expect(variables.length).toBeGreaterThan(5);
     expect([...documented].sort()).toEqual([...variables].sort());
+  });
+
+  it('has in .env.example every variable the service reads, and no other', () => {
+    // Every setting is read through Settings: an environment that records what it is asked sees them all.
+    const read = new Set<string>();
+    const env = new Proxy({} as Record<string, string | undefined>, {
+      get: (_target, name) => {
+        if (typeof name === 'string') read.add(name);
+        return name === 'DATABASE_URL' ? 'postgres://petstore@db.internal:5432/petstore' : undefined;
+      },
+    });
+    // As main.ts starts: the server's settings, then each feature's and capability's as the app composes them.
+    AppModule.register(AppConfig.fromEnvironment(env));
+    const variables = [...new Set([...envExample.matchAll(/^#? ?([A-Z_]+)=/gm)].map((match) => match[1]))];
+    expect([...read].sort()).toEqual([...variables].sort());
   });
 
   it('states the two set-up commands', () => {
