@@ -13,7 +13,7 @@ import type { DatabaseSettings } from './database.settings';
 export function dataSourceOptions(
   { location, timeoutMs }: DatabaseSettings,
   { entities, migrations }: { entities: readonly Type[]; migrations: readonly Type[] },
-  identity: SqliteFileGuard,
+  fileGuard: SqliteFileGuard,
 ): DataSourceOptions {
   const common = {
     synchronize: false,
@@ -27,7 +27,7 @@ export function dataSourceOptions(
       ...common,
       type: 'sqlite',
       database: location.path,
-      driver: guardedSqlite3(identity),
+      driver: guardedSqlite3(fileGuard),
       // The defaults, stated: the guarded driver's Database takes them as given.
       flags: OPEN_READWRITE | OPEN_CREATE | OPEN_FULLMUTEX,
       enableWAL: true,

@@ -29,13 +29,13 @@ export class DatabaseModule {
   static forRoot(config: AppConfig, features: readonly Feature[]): DynamicModule {
     const settings = DatabaseSettings.of(config.settings);
     const schema = schemaOf(features);
-    const identity = fileGuardOf(settings);
+    const fileGuard = fileGuardOf(settings);
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
-            ...dataSourceOptions(settings, schema, identity),
+            ...dataSourceOptions(settings, schema, fileGuard),
             // Fail fast on SQLite; give a PostgreSQL server a few seconds to come up.
             retryAttempts: settings.location.type === 'postgres' ? 5 : 0,
             retryDelay: 2_000,
@@ -48,7 +48,7 @@ export class DatabaseModule {
       providers: [
         SqlClient,
         { provide: UnitOfWork, useExisting: SqlClient },
-        { provide: SqliteFileGuard, useValue: identity },
+        { provide: SqliteFileGuard, useValue: fileGuard },
         { provide: DatabaseSettings, useValue: settings },
         // Each registers itself with the core: readiness' probe, and the error filter's answers to the database's failures.
         DatabaseHealth,

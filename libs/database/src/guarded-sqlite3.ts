@@ -36,16 +36,16 @@ export type GuardedSqlite3 = typeof sqlite3 & { readonly writing: typeof sqlite3
  *   prepared copies are all busy gets a copy of its own, so that the writes
  *   of a batch sent together run side by side.
  */
-export function guardedSqlite3(identity: SqliteFileGuard): GuardedSqlite3 {
-  const reading = driverOf(identity, false);
-  return Object.assign(reading, { writing: driverOf(identity, true) });
+export function guardedSqlite3(fileGuard: SqliteFileGuard): GuardedSqlite3 {
+  const reading = driverOf(fileGuard, false);
+  return Object.assign(reading, { writing: driverOf(fileGuard, true) });
 }
 
-function driverOf(identity: SqliteFileGuard, reuseStatements: boolean): typeof sqlite3 {
+function driverOf(fileGuard: SqliteFileGuard, reuseStatements: boolean): typeof sqlite3 {
   class GuardedDatabase extends sqlite3.Database {
     constructor(filename: string, mode: number, callback?: (error: Error | null) => void) {
       super(filename, mode, (error) => {
-        if (!error) identity.record();
+        if (!error) fileGuard.record();
         callback?.(error);
       });
       // Statements are dispatched in order on a connection, so the one dispatched last says where it stands.
@@ -69,12 +69,12 @@ function driverOf(identity: SqliteFileGuard, reuseStatements: boolean): typeof s
         run: (sql: string, ...args: unknown[]) => {
           const commits = !inTransaction;
           track(sql);
-          return run(sql, ...(commits ? checkedBeforeReply(args, identity) : args));
+          return run(sql, ...(commits ? checkedBeforeReply(args, fileGuard) : args));
         },
         all: (sql: string, ...args: unknown[]) => {
           const commits = COMMIT.test(sql);
           track(sql);
-          return all(sql, ...(commits ? checkedBeforeReply(args, identity) : args));
+          return all(sql, ...(commits ? checkedBeforeReply(args, fileGuard) : args));
         },
       });
       if (statements) {
@@ -214,11 +214,11 @@ function answeredAsRun(args: unknown[]): unknown[] {
 }
 
 /** `args` with its callback made to fail when a file was detached while the statement ran. */
-function checkedBeforeReply(args: unknown[], identity: SqliteFileGuard): unknown[] {
+function checkedBeforeReply(args: unknown[], fileGuard: SqliteFileGuard): unknown[] {
   const callback = args.at(-1);
   if (typeof callback !== 'function') return args;
   const checked: Callback = function (error, ...results) {
-    (callback as Callback).call(this, error ?? identity.detachedError(), ...results);
+    (callback as Callback).call(this, error ?? fileGuard.detachedError(), ...results);
   };
   return [...args.slice(0, -1), checked];
 }
