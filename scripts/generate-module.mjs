@@ -268,6 +268,7 @@ function wireFacades({ module, nestModule, facades }, imports, providers) {
     const kebab = facade.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
     const port = `${facade.name}Port`;
     const adapter = `${facade.name}Adapter`;
+    const field = facade.name[0].toLowerCase() + facade.name.slice(1);
     const signature = (method) => `${method.name}(${method.parameters.join(', ')}): ${method.returns}`;
     write(
       `src/domain/${kebab}.port.ts`,
@@ -293,13 +294,13 @@ function wireFacades({ module, nestModule, facades }, imports, providers) {
         `/** ${port} on the ${module} module's ${facade.name}; inside a transaction its writes join it. */`,
         '@Injectable()',
         `export class ${adapter} extends ${port} {`,
-        `  constructor(private readonly ${facade.name[0].toLowerCase()}${facade.name.slice(1)}: ${facade.name}) {`,
+        `  constructor(private readonly ${field}: ${facade.name}) {`,
         '    super();',
         '  }',
         ...facade.methods.flatMap((method) => [
           '',
           `  ${signature(method)} {`,
-          `    return this.${facade.name[0].toLowerCase()}${facade.name.slice(1)}.${method.name}(${method.arguments.join(', ')});`,
+          `    return this.${field}.${method.name}(${method.arguments.join(', ')});`,
           '  }',
         ]),
         '}',

@@ -53,10 +53,11 @@ export class RequestValidationPipe extends ValidationPipe {
         throw new AppError('invalid', PLATFORM_ERROR_CODES.invalidParameter, `unknown property '${unknown}'`);
       return value;
     }
-    const known = dto ? declaredProperties(dto) : NO_PROPERTIES;
     // No DTO (a path parameter its own pipe parsed, the reply) passes untouched; a body DTO that declares no
     // property (a module's first, bare one) takes a JSON object without any.
-    if (!dto || NOT_DTOS.has(dto) || (known.size === 0 && metadata.type !== 'body')) return value;
+    if (!dto || NOT_DTOS.has(dto)) return value;
+    const known = declaredProperties(dto);
+    if (known.size === 0 && metadata.type !== 'body') return value;
     const code = metadata.type === 'body' ? PLATFORM_ERROR_CODES.invalidBody : PLATFORM_ERROR_CODES.invalidParameter;
     if (!isPlainObject(value)) {
       if (metadata.type === 'body') throw new AppError('invalid', code, 'request body must be a JSON object');

@@ -101,9 +101,7 @@ function closedForPipelining(logger: Logger): () => void {
 
 /** The auth module's authenticator: without one, every route would be open, so the service does not start. */
 function authenticatorOf(app: NestFastifyApplication): Authenticator {
-  try {
-    return app.get(Authenticator, { strict: false });
-  } catch {
-    throw new Error('no Authenticator is provided: the auth module must be among the features');
-  }
+  const authenticator = optionalProvider(app, Authenticator);
+  if (!authenticator) throw new Error('no Authenticator is provided: the auth module must be among the features');
+  return authenticator;
 }
