@@ -1,6 +1,6 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SqlDialect } from '@app/database';
+import { AlreadyExistsError, InvalidReferenceError, SqlDialect } from '@app/database';
 import { ApiErrorResponses, Responds, defineFeature } from '@app/platform';
 import { IsInt, IsString } from 'class-validator';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
@@ -49,14 +49,14 @@ class ProbeController {
 
   @Post('owners')
   @Responds(201, Created, { description: 'created' })
-  @ApiErrorResponses(400, 409)
+  @ApiErrorResponses(400, new AlreadyExistsError())
   async owner(@Body() body: NewOwner): Promise<Created> {
     return this.insert('INSERT INTO probe_owners (email) VALUES ($1)', body.email);
   }
 
   @Post('items')
   @Responds(201, Created, { description: 'created' })
-  @ApiErrorResponses(400, 422)
+  @ApiErrorResponses(400, new InvalidReferenceError())
   async item(@Body() body: NewItem): Promise<Created> {
     return this.insert('INSERT INTO probe_items (owner_id) VALUES ($1)', body.ownerId);
   }

@@ -1,7 +1,13 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { SqlClient } from '@app/database';
-import { IDEMPOTENT_REPLAYED_HEADER, Idempotent, IdempotencyStore } from '@app/idempotency';
+import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
+  Idempotent,
+  IdempotencyStore,
+} from '@app/idempotency';
 import { ApiErrorResponses, Responds, defineFeature } from '@app/platform';
 import { IsString } from 'class-validator';
 import { Client } from 'pg';
@@ -276,7 +282,7 @@ class TicketsController {
   @Post()
   @Idempotent()
   @Responds(201, Ticket, { description: 'issued', headers: IDEMPOTENT_REPLAYED_HEADER })
-  @ApiErrorResponses(400, 409, 422)
+  @ApiErrorResponses(400, new IdempotencyKeyInUseError(), new IdempotencyKeyReusedError())
   issue(@Body() _body: NewTicket): Ticket {
     return Object.assign(new Ticket(), { number: ++this.issued, internalNote: 'never sent' });
   }

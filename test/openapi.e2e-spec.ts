@@ -227,6 +227,35 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it("lists in each shared answer the codes the core and the capabilities give it, the first capability's as its example", () => {
+    const shared = (status: string) => {
+      const { description, content } = document.paths['/pets'].get.responses[status];
+      return { description, example: content['application/json'].example };
+    };
+    expect(shared('401')).toEqual({
+      description: 'The API key is missing or invalid. Codes: invalid_api_key, missing_api_key.',
+      example: { code: 'invalid_api_key', message: 'the API key is not valid', status: 401 },
+    });
+    // The test app counts no failed authentication (AUTH_FAILURES_PER_MINUTE=0): no too_many_auth_failures.
+    expect(shared('429')).toEqual({
+      description: 'Too many requests; the code says which limit was reached. Codes: rate_limited.',
+      example: {
+        code: 'rate_limited',
+        message: expect.stringMatching(/^rate limit of \d+ requests per minute exceeded; retry in 12 s$/),
+        status: 429,
+      },
+    });
+    expect(shared('500')).toEqual({
+      description: 'An unexpected failure; its details are logged, not returned. Codes: internal_error.',
+      example: { code: 'internal_error', message: 'internal server error', status: 500 },
+    });
+    expect(shared('503')).toEqual({
+      description:
+        'The service cannot serve the request right now; the code says why. Codes: database_unavailable, api_keys_unavailable, shutting_down.',
+      example: { code: 'database_unavailable', message: 'the database is unavailable; retry shortly', status: 503 },
+    });
+  });
+
   it('documents X-Request-Id on every response, and RateLimit-* on every one given after the limit is counted', () => {
     for (const item of Object.values(document.paths as Record<string, Record<string, any>>)) {
       for (const operation of Object.values(item)) {

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { DATABASE_ERROR_CODES } from '@app/database';
 import { AppConfig, PLATFORM_ERROR_CODES } from '@app/platform';
+import { RATE_LIMIT_ERROR_CODES } from '@app/rate-limit';
 import { AppModule } from '../apps/petstore/src/app.module';
 import { describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
@@ -19,7 +21,10 @@ const moduleReadme = (name: string) => {
 
 describe('README', () => {
   it('documents every error code the service can produce, and no other', () => {
-    const codes = [...Object.values(PLATFORM_ERROR_CODES), ...FEATURES.flatMap((feature) => feature.errorCodes)];
+    const codes = [
+      ...[PLATFORM_ERROR_CODES, DATABASE_ERROR_CODES, RATE_LIMIT_ERROR_CODES].flatMap((codes) => Object.values(codes)),
+      ...FEATURES.flatMap((feature) => feature.errorCodes),
+    ];
     const documented = [...catalogue(readme), ...FEATURES.flatMap((feature) => catalogue(moduleReadme(feature.name)))];
     expect(FEATURES.map((feature) => feature.name)).toEqual(expect.arrayContaining(['auth', 'pets']));
     expect([...documented].sort()).toEqual([...codes].sort());

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { IdempotencyStore } from '@app/idempotency';
-import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness } from '@app/platform';
+import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness, SharedContract } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';
 import { ConfiguredApiKeys, type ConfiguredKey } from './application/configured-api-keys';
 import { AuthSettings } from './config/auth.settings';
 import { StoredApiKeys } from './application/stored-api-keys';
+import { ApiKeysUnavailableError } from './domain/api-key.errors';
 import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
+import { InvalidApiKeyError, MissingApiKeyError, TooManyAuthFailuresError } from './http/auth.errors';
 import { BearerAuthenticator } from './http/bearer-authenticator';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
 
@@ -73,7 +75,15 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     private readonly settings: AuthSettings,
     @Inject(APP_LOGGER) private readonly logger: Logger,
     readiness: Readiness,
+    shared: SharedContract,
   ) {
+    // Every operation needs a key, a client that keeps failing is refused for a while, and keys unread too long refuse all.
+    shared.mayAnswer(
+      new InvalidApiKeyError(),
+      new MissingApiKeyError(),
+      new ApiKeysUnavailableError(settings.staleSeconds),
+    );
+    if (settings.failuresPerMinute > 0) shared.mayAnswer(new TooManyAuthFailuresError(settings.failuresPerMinute, 60));
     // A revocation made while the keys cannot be read would go unseen: not ready until they are read again.
     readiness.add(() => (this.failing ? 'the API keys cannot be read from the database' : undefined));
   }

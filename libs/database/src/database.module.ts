@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module, type Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type DataSourceOptions } from 'typeorm';
-import { isReadOnly } from './database-errors';
+import { isReadOnly } from './driver-errors';
 import { dataSourceOptions } from './data-source-options';
 import { UnitOfWork } from '@app/platform/ports';
 import { SqlClient } from './sql-client';

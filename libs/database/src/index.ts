@@ -1,4 +1,5 @@
-export { constraintViolationOf } from './database-errors';
+export { constraintViolationOf } from './driver-errors';
+export { AlreadyExistsError, DATABASE_ERROR_CODES, InvalidReferenceError } from './database.errors';
 export { BACKUP_USAGE, runBackupCommand } from './backup.command';
 export { DatabaseModule, openDatabase, schemaOf } from './database.module';
 export { DatabaseSettings } from './database.settings';

@@ -11,7 +11,7 @@ import {
   type Repository,
 } from 'typeorm';
 import type { UnitOfWork } from '@app/platform/ports';
-import { isSerializationFailure } from './database-errors';
+import { isSerializationFailure } from './driver-errors';
 import type { GuardedSqlite3 } from './guarded-sqlite3';
 import { SqlDialect } from './sql-dialect';
 import { writeResultOf, type WriteResult } from './write-result';

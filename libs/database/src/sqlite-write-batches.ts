@@ -1,6 +1,6 @@
 import type { Database } from 'sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable } from './driver-errors';
 import { writeResultOf, type WriteResult } from './write-result';
 
 /** A write waiting for its turn: one statement, or a transaction's work. */

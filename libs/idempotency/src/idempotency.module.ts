@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { AppConfig, CrossOriginHeaders } from '@app/platform';
+import { AppConfig, SharedContract } from '@app/platform';
 import { IdempotencyStore } from './idempotency-store';
 import { IdempotencySettings } from './idempotency.settings';
 
@@ -20,8 +20,8 @@ import { IdempotencySettings } from './idempotency.settings';
   exports: [IdempotencyStore],
 })
 export class IdempotencyModule {
-  constructor(cors: CrossOriginHeaders) {
-    // A browser's script may send the key and read whether the answer is a replay.
-    cors.allow('Idempotency-Key').expose('Idempotent-Replayed');
+  constructor(shared: SharedContract) {
+    // A request gives at most one key (two would be judged on the first alone); an answer says whether it is a replay.
+    shared.reads('Idempotency-Key', { once: true }).sends('Idempotent-Replayed');
   }
 }

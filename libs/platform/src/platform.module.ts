@@ -8,7 +8,7 @@ import { ErrorFilter } from './http/error.filter';
 import { FailureTranslators } from './errors/failure-translators';
 import { HealthController } from './health/health.controller';
 import { Readiness } from './health/readiness';
-import { CrossOriginHeaders } from './http/cross-origin-headers';
+import { SharedContract } from './http/shared-contract';
 import { RouteIndex } from './http/route-index';
 import { RequestValidationPipe } from './http/validation.pipe';
 import { Draining } from './lifecycle/draining';
@@ -49,7 +49,7 @@ export class PlatformModule {
         MetricsService,
         Readiness,
         FailureTranslators,
-        CrossOriginHeaders,
+        SharedContract,
         Draining,
       ],
       exports: [
@@ -60,7 +60,7 @@ export class PlatformModule {
         MetricsService,
         Readiness,
         FailureTranslators,
-        CrossOriginHeaders,
+        SharedContract,
         // The idempotency interceptor, in a feature's module, validates with it.
         RequestValidationPipe,
       ],

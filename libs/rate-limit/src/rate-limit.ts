@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, CallerLimit, CrossOriginHeaders, PLATFORM_ERROR_CODES } from '@app/platform';
+import { CallerLimit, SharedContract } from '@app/platform';
+import { RateLimitedError } from './rate-limit.errors';
 import { RateLimitStorage } from './rate-limit-storage';
 import { RateLimitSettings } from './rate-limit.settings';
 
@@ -25,11 +26,12 @@ export class RateLimit extends CallerLimit {
   constructor(
     private readonly storage: RateLimitStorage,
     settings: RateLimitSettings,
-    cors: CrossOriginHeaders,
+    shared: SharedContract,
   ) {
     super();
     this.limit = settings.perMinute;
-    cors.expose(...Object.keys(this.headers));
+    // The document's example refusal, at the configured limit.
+    shared.sends(...Object.keys(this.headers)).mayAnswer(new RateLimitedError(this.limit, 12));
   }
 
   admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -46,14 +48,10 @@ export class RateLimit extends CallerLimit {
   }
 }
 
-function refused(reply: FastifyReply, limit: number, seconds: number): AppError {
+function refused(reply: FastifyReply, limit: number, seconds: number): RateLimitedError {
   reply.header('retry-after', String(seconds));
   reply.header('ratelimit-limit', String(limit));
   reply.header('ratelimit-remaining', '0');
   reply.header('ratelimit-reset', String(seconds));
-  return new AppError(
-    'rate_limited',
-    PLATFORM_ERROR_CODES.rateLimited,
-    `rate limit of ${limit} requests per minute exceeded; retry in ${seconds} s`,
-  );
+  return new RateLimitedError(limit, seconds);
 }

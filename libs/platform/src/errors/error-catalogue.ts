@@ -25,16 +25,12 @@ export const PLATFORM_ERROR_CODES = {
   methodNotAllowed: 'method_not_allowed',
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
-  rateLimited: 'rate_limited',
   notReady: 'not_ready',
   shuttingDown: 'shutting_down',
   internalError: 'internal_error',
-  databaseUnavailable: 'database_unavailable',
-  alreadyExists: 'already_exists',
   requestTimeout: 'request_timeout',
   headersTooLarge: 'headers_too_large',
   expectationFailed: 'expectation_failed',
-  invalidReference: 'invalid_reference',
 } as const;
 
 export type PlatformErrorCode = (typeof PLATFORM_ERROR_CODES)[keyof typeof PLATFORM_ERROR_CODES];

@@ -24,8 +24,12 @@ const RETRY_AFTER: Headers = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
 };
 
-/** What each status means, with the headers it carries and a typical body. */
-const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; example: ErrorBody }> = {
+/**
+ * What each status means, with the headers it carries and, where the core
+ * answers it itself, a typical body; the capabilities give the examples of
+ * the statuses they answer every operation with (SharedContract).
+ */
+const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; example?: ErrorBody }> = {
   400: {
     description: 'The request has missing or invalid values (the message names the field).',
     example: { code: CODES.invalidParameter, message: 'limit must be an integer from 1 to 100', status: 400 },
@@ -38,7 +42,6 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
         schema: { type: 'string' },
       },
     },
-    example: { code: 'invalid_api_key', message: 'the API key is not valid', status: 401 },
   },
   404: {
     description: 'The requested resource could not be found.',
@@ -48,11 +51,6 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
     description:
       'The request conflicts with stored data or with another request still being processed (the code says which; Retry-After when a retry may succeed).',
     headers: RETRY_AFTER,
-    example: {
-      code: CODES.alreadyExists,
-      message: 'a resource with the same unique value already exists',
-      status: 409,
-    },
   },
   413: {
     description: 'The request body is larger than 16 KiB.',
@@ -68,52 +66,52 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
   },
   422: {
     description: 'The request is well formed but cannot be processed as it stands (the code says why).',
-    example: {
-      code: CODES.invalidReference,
-      message: 'the request refers to a resource that does not exist, or removes one that others still refer to',
-      status: 422,
-    },
   },
   429: {
-    description:
-      'Too many requests for this API key (rate_limited), or too many requests without a valid key from this client address (too_many_auth_failures).',
+    description: 'Too many requests; the code says which limit was reached.',
     headers: RETRY_AFTER,
-    example: {
-      code: CODES.rateLimited,
-      message: 'rate limit of 3000 requests per minute exceeded; retry in 12 s',
-      status: 429,
-    },
   },
   500: {
     description: 'An unexpected failure; its details are logged, not returned.',
     example: { code: CODES.internalError, message: 'internal server error', status: 500 },
   },
   503: {
-    description:
-      'The service cannot serve the request right now (database unavailable, the API keys unreadable for too long, or shutting down).',
+    description: 'The service cannot serve the request right now; the code says why.',
     headers: RETRY_AFTER,
-    example: { code: CODES.databaseUnavailable, message: 'the database is unavailable; retry shortly', status: 503 },
+    example: { code: CODES.shuttingDown, message: 'the service is shutting down', status: 503 },
   },
 };
 
-/**
- * The answers every authenticated operation may give, whatever it does: the
- * document builder adds them to each one (openapi.ts), so that routes list
- * only their own.
- */
-export const SHARED_ERROR_STATUSES = [401, 429, 500, 503] as const;
+/** The answers every operation may give whatever it does, besides those capabilities add (SharedContract). */
+export const SHARED_ERROR_STATUSES = [500, 503] as const;
 
-/** The OpenAPI response object of an Error answer with `status`, as `@ApiErrorResponses()` would declare it. */
-export function errorResponseObject(status: number): {
+/** An error as the example body of its answer. */
+function bodyOf(error: AppError): ErrorBody {
+  return { code: error.code, message: error.message, status: STATUS_OF_KIND[error.kind] };
+}
+
+/**
+ * The OpenAPI response object of an Error answer with `status`, as
+ * `@ApiErrorResponses()` would declare it; with `errors`, the codes it may
+ * carry, the first as the example.
+ */
+export function errorResponseObject(
+  status: number,
+  errors: readonly AppError[] = [],
+): {
   description: string;
   headers?: Headers;
-  content: Record<string, { schema: { $ref: string }; example: ErrorBody }>;
+  content: Record<string, { schema: { $ref: string }; example?: ErrorBody }>;
 } {
   const { description, headers, example } = ERROR_RESPONSES[status];
+  const body = errors.length > 0 ? bodyOf(errors[0]) : example;
+  const codes = new Set([...errors.map((error) => error.code), ...(example ? [example.code] : [])]);
   return {
-    description,
+    description: `${description} Codes: ${[...codes].join(', ')}.`,
     ...(headers ? { headers } : {}),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(body ? { example: body } : {}) },
+    },
   };
 }
 
@@ -121,14 +119,15 @@ export function errorResponseObject(status: number): {
  * Documents each listed status as an Error response, with its headers and an
  * example body of its own. Give a route's own error (`new PetNotFoundError(42)`)
  * instead of a status to show it as that status's example. The answers every
- * operation shares (SHARED_ERROR_STATUSES) need not be listed.
+ * operation shares (SHARED_ERROR_STATUSES, and those the capabilities add)
+ * need not be listed.
  */
 export function ApiErrorResponses(...entries: Array<number | AppError>): MethodDecorator {
   return applyDecorators(
     ...entries.map((entry) => {
       const status = typeof entry === 'number' ? entry : STATUS_OF_KIND[entry.kind];
       const { description, headers, example } = ERROR_RESPONSES[status];
-      const own = typeof entry === 'number' ? example : { code: entry.code, message: entry.message, status };
+      const own = typeof entry === 'number' ? example : bodyOf(entry);
       return ApiResponse({ status, type: ErrorResponse, description, headers, example: own });
     }),
   ) as MethodDecorator;

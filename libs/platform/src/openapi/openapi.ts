@@ -10,6 +10,7 @@ import { CallerLimit, type HeaderDoc } from '../http/caller-limit';
 import { INT64_MAX, INT64_MIN } from '../http/integer-id.pipe';
 import { optionalProvider } from '../http/optional-provider';
 import { pathOf } from '../http/request-state';
+import { SharedContract } from '../http/shared-contract';
 import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
 import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
 
@@ -71,11 +72,12 @@ export function buildOpenApiDocument(
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
   const limitHeaders = optionalProvider(app, CallerLimit)?.headers ?? {};
+  const sharedErrors = app.get(SharedContract).errors;
   const tags = new Set<string>();
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
       if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
-        addSharedResponses(operation);
+        addSharedResponses(operation, sharedErrors);
         describeDeprecation(operation);
         describeCommonHeaders(operation, limitHeaders);
         closeRequestBody(operation, document);
@@ -128,13 +130,16 @@ const REQUEST_ID_HEADER = {
 const BEFORE_CALLER_LIMIT = new Set(['401']);
 
 /**
- * The answers every operation under the API prefix shares (a missing key, the
- * rate limit, a failure, the database away), added once here rather than on
- * each route; its bearer security is the document's global requirement.
+ * The answers every operation under the API prefix shares (a failure, a
+ * shutdown, and those the capabilities add: a missing key, the rate limit,
+ * the database away), added once here rather than on each route; its bearer
+ * security is the document's global requirement.
  */
-function addSharedResponses(operation: Record<string, unknown>): void {
+function addSharedResponses(operation: Record<string, unknown>, errors: ReadonlyMap<number, AppError[]>): void {
   const responses = operation.responses as Record<string, unknown>;
-  for (const status of SHARED_ERROR_STATUSES) responses[String(status)] ??= errorResponseObject(status);
+  for (const status of new Set([...SHARED_ERROR_STATUSES, ...errors.keys()])) {
+    responses[String(status)] ??= errorResponseObject(status, errors.get(status));
+  }
   // In order of status, as the routes declared theirs.
   operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }

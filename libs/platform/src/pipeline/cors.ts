@@ -1,7 +1,7 @@
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config';
-import { CrossOriginHeaders } from '../http/cross-origin-headers';
+import { SharedContract } from '../http/shared-contract';
 import { RouteIndex } from '../http/route-index';
 
 /**
@@ -11,17 +11,17 @@ import { RouteIndex } from '../http/route-index';
  */
 export function allowCrossOrigin(app: NestFastifyApplication, config: AppConfig): void {
   const routes = app.get(RouteIndex);
-  const capabilities = app.get(CrossOriginHeaders);
+  const shared = app.get(SharedContract);
   let options: FastifyCorsOptions | undefined;
   const corsOptions = (): FastifyCorsOptions => ({
     origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
     methods: routes.methods().filter((method) => method !== 'OPTIONS'),
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', ...capabilities.allowed],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', ...shared.requestHeaders],
     exposedHeaders: [
       'Location',
       'X-Request-Id',
       'Retry-After',
-      ...capabilities.exposed,
+      ...shared.answerHeaders,
       'Deprecation',
       'Sunset',
       'Link',

@@ -4,17 +4,13 @@ import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 
 /**
  * Fields a request carries at most once (RFC 9110 5.3: a field that is not a
- * list may not be repeated). Node keeps the first of each and drops the rest,
+ * list may not be repeated), besides those capabilities read `once`
+ * (SharedContract). Node keeps the first of each and drops the rest,
  * so a second one would be read by nobody here, yet perhaps by a proxy in
  * front: two `Host`s route one way and are served another (RFC 9112 3.2 asks
  * for a 400), two `Authorization`s are judged on the first alone.
  */
-const SINGLETONS = new Map(
-  ['Host', 'Authorization', 'Content-Type', 'Content-Length', 'Idempotency-Key'].map((name) => [
-    name.toLowerCase(),
-    name,
-  ]),
-);
+const SINGLETONS = ['Host', 'Authorization', 'Content-Type', 'Content-Length'];
 
 /** `uri-host [ ":" port ]` (RFC 3986 3.2.2): an IP literal, or a name of unreserved, sub-delims and %-escapes. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d*)?$/;
@@ -22,29 +18,32 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d*)?$/;
 /**
  * Refuses a request whose header fields say two things at once, before
  * anything reads them: an HTTP/1.1 request without `Host`, or with a `Host`
- * that is no host, and a field of {@link SINGLETONS} given twice. 400
+ * that is no host, and a single-valued field given twice. 400
  * `bad_request`, as Node's own parser answers other malformed requests.
  */
-export const refuseMalformedHeaders: onRequestHookHandler = (request, _reply, done) => {
-  const { host } = request.headers;
-  if (host === undefined) {
-    if (request.raw.httpVersion !== '1.1') return done();
-    return done(badRequest('an HTTP/1.1 request must carry a Host header'));
-  }
-  if (!HOST.test(host)) return done(badRequest('the Host header must be a host name or address, and a port'));
-  const raw = request.raw.rawHeaders;
-  // Node gives each field once in `headers`: as many names there as in the raw list, and none was repeated.
-  if (raw.length / 2 > Object.keys(request.headers).length) {
-    const seen = new Set<string>();
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i].toLowerCase();
-      if (!SINGLETONS.has(name)) continue;
-      if (seen.has(name)) return done(badRequest(`the ${SINGLETONS.get(name)} header may be given only once`));
-      seen.add(name);
+export function refuseMalformedHeaders(readOnce: Iterable<string>): onRequestHookHandler {
+  const singletons = new Map([...SINGLETONS, ...readOnce].map((name) => [name.toLowerCase(), name]));
+  return (request, _reply, done) => {
+    const { host } = request.headers;
+    if (host === undefined) {
+      if (request.raw.httpVersion !== '1.1') return done();
+      return done(badRequest('an HTTP/1.1 request must carry a Host header'));
     }
-  }
-  done();
-};
+    if (!HOST.test(host)) return done(badRequest('the Host header must be a host name or address, and a port'));
+    const raw = request.raw.rawHeaders;
+    // Node gives each field once in `headers`: as many names there as in the raw list, and none was repeated.
+    if (raw.length / 2 > Object.keys(request.headers).length) {
+      const seen = new Set<string>();
+      for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i].toLowerCase();
+        if (!singletons.has(name)) continue;
+        if (seen.has(name)) return done(badRequest(`the ${singletons.get(name)} header may be given only once`));
+        seen.add(name);
+      }
+    }
+    done();
+  };
+}
 
 function badRequest(message: string): AppError {
   return new AppError('invalid', PLATFORM_ERROR_CODES.badRequest, message);

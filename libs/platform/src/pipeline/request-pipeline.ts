@@ -28,6 +28,7 @@ import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
 import { declareRequestState } from '../http/request-state';
+import { SharedContract } from '../http/shared-contract';
 import { sendSecurityHeaders, hasSecurityHeaders, type SecurityHeaders } from './security-headers';
 
 /**
@@ -56,7 +57,7 @@ export function installRequestPipeline(
   if (hasSecurityHeaders(securityHeaders)) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
   // MANAGEMENT_PORT: health and metrics there alone, everything else on the API's port alone.
   if (config.management) fastify.addHook('onRequest', servesOnlyItsOwnPort);
-  fastify.addHook('onRequest', refuseMalformedHeaders);
+  fastify.addHook('onRequest', refuseMalformedHeaders(app.get(SharedContract).singleValued));
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);
   fastify.addHook('onRequest', sendDeprecationHeaders);

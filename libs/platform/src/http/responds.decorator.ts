@@ -1,12 +1,11 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { FASTIFY_ROUTE_SCHEMA_METADATA } from '@nestjs/platform-fastify/constants';
-import { ApiExtraModels, ApiResponse, getSchemaPath, type ApiResponseOptions } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, DECORATORS, getSchemaPath, type ApiResponseOptions } from '@nestjs/swagger';
 
 type JsonSchema = Record<string, unknown>;
 
-/** Where @nestjs/swagger keeps what `@ApiProperty()` says (its decorators' metadata keys). */
-const PROPERTY_NAMES = 'swagger/apiModelPropertiesArray';
-const PROPERTY_OPTIONS = 'swagger/apiModelProperties';
+/** Where @nestjs/swagger keeps what `@ApiProperty()` says (the metadata keys it exports). */
+const { API_MODEL_PROPERTIES_ARRAY: PROPERTY_NAMES, API_MODEL_PROPERTIES: PROPERTY_OPTIONS } = DECORATORS;
 
 /**
  * A success response, declared once from its response DTO: the OpenAPI entry

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import type { AppError } from '../errors/app-error';
+import { STATUS_OF_KIND } from '../errors/error-catalogue';
+
+/**
+ * What a capability adds to every operation, named when its module is
+ * created, before the first request: the request headers it reads (a browser
+ * may send them; one read `once` is refused when given twice), the answer
+ * headers it sends (a browser's script may read them), and the errors it may
+ * answer any operation with (the document lists them on every operation).
+ * Idempotency, rate limiting, auth and the database fill it; CORS, the header
+ * check and the OpenAPI document read it.
+ */
+@Injectable()
+export class SharedContract {
+  readonly requestHeaders = new Set<string>();
+  readonly singleValued = new Set<string>();
+  readonly answerHeaders = new Set<string>();
+  /** The errors of each shared status, the first given its example. */
+  readonly errors = new Map<number, AppError[]>();
+
+  reads(name: string, { once = false } = {}): this {
+    this.requestHeaders.add(name);
+    if (once) this.singleValued.add(name);
+    return this;
+  }
+
+  sends(...names: string[]): this {
+    for (const name of names) this.answerHeaders.add(name);
+    return this;
+  }
+
+  mayAnswer(...errors: AppError[]): this {
+    for (const error of errors) {
+      const status = STATUS_OF_KIND[error.kind];
+      this.errors.set(status, [...(this.errors.get(status) ?? []), error]);
+    }
+    return this;
+  }
+}
