@@ -78,12 +78,11 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
   503: {
     description: 'The service cannot serve the request right now; the code says why.',
     headers: RETRY_AFTER,
-    example: { code: CODES.shuttingDown, message: 'the service is shutting down', status: 503 },
   },
 };
 
-/** The answers every operation may give whatever it does, besides those capabilities add (SharedContract). */
-export const SHARED_ERROR_STATUSES = [500, 503] as const;
+/** The answer every operation may give whatever it does, besides those capabilities add (SharedContract). */
+export const SHARED_ERROR_STATUSES = [500] as const;
 
 /** An error as the example body of its answer. */
 function bodyOf(error: AppError): ErrorBody {

@@ -130,10 +130,10 @@ const REQUEST_ID_HEADER = {
 const BEFORE_CALLER_LIMIT = new Set(['401']);
 
 /**
- * The answers every operation under the API prefix shares (a failure, a
- * shutdown, and those the capabilities add: a missing key, the rate limit,
- * the database away), added once here rather than on each route; its bearer
- * security is the document's global requirement.
+ * The answers every operation under the API prefix shares (a failure, and
+ * those the capabilities add: a missing key, the rate limit, the database
+ * away), added once here rather than on each route; its bearer security is
+ * the document's global requirement.
  */
 function addSharedResponses(operation: Record<string, unknown>, errors: ReadonlyMap<number, AppError[]>): void {
   const responses = operation.responses as Record<string, unknown>;
