@@ -3,12 +3,13 @@ import { RouterModule } from '@nestjs/core';
 import { DatabaseModule } from '@app/database';
 import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
 import { RateLimitModule } from '@app/rate-limit';
+import { TracingModule } from '@app/tracing';
 import { FEATURES } from './features';
 import { PETSTORE_SERVICE } from './service-info';
 
 /**
- * The composition root: the features' settings checked, then the platform core, the capability libraries (the
- * database, rate limiting; idempotency comes in with the features, as it brings a table) and the features.
+ * The composition root: the features' settings checked, then the platform core, the capability libraries (tracing,
+ * the database, rate limiting; idempotency comes in with the features, as it brings a table) and the features.
  */
 @Module({})
 export class AppModule {
@@ -20,6 +21,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, PETSTORE_SERVICE),
+        TracingModule.forRoot(config),
         DatabaseModule.forRoot(config, features),
         RateLimitModule.forRoot(config),
         ...modules,

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
@@ -10,6 +10,7 @@ import {
   type QueryRunner,
   type Repository,
 } from 'typeorm';
+import { RequestTracing } from '@app/platform';
 import type { UnitOfWork } from '@app/platform/ports';
 import { isSerializationFailure } from './driver-errors';
 import type { GuardedSqlite3 } from './guarded-sqlite3';
@@ -17,6 +18,7 @@ import { SqlDialect } from './sql-dialect';
 import { writeResultOf, type WriteResult } from './write-result';
 import { connect } from './connect';
 import { SqliteWriteBatches } from './sqlite-write-batches';
+import { SqlSpans } from './sql-spans';
 
 /** How often a PostgreSQL transaction is tried when it cannot be serialized with those beside it. */
 export const TRANSACTION_ATTEMPTS = 5;
@@ -52,8 +54,15 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     (runner, work) => this.current.run(runner, work),
   );
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  /** With tracing on: each statement and transaction a span of the request's (`undefined`: no step of it runs). */
+  private readonly spans?: SqlSpans;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() tracing?: RequestTracing,
+  ) {
     this.dialect = SqlDialect.of(dataSource);
+    if (tracing) this.spans = new SqlSpans(tracing, this.isPostgres ? 'postgresql' : 'sqlite');
   }
 
   /** SQLite: the writes waiting for the file's write lock or their batch's commit (0 on PostgreSQL). */
@@ -66,6 +75,11 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   }
 
   read<T = Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<T[]> {
+    if (this.spans) return this.spans.statement(sql, () => this.readNow<T>(sql, parameters));
+    return this.readNow(sql, parameters);
+  }
+
+  private readNow<T>(sql: string, parameters: unknown[]): Promise<T[]> {
     const runner = this.current.getStore();
     return runner ? runner.query(sql, parameters) : this.dataSource.query(sql, parameters);
   }
@@ -75,7 +89,12 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * (a conditional `UPDATE ... WHERE status = 'available'` that changed none
    * lost its race), and the rows of a `RETURNING` clause (PostgreSQL).
    */
-  async write(sql: string, parameters: unknown[] = []): Promise<WriteResult> {
+  write(sql: string, parameters: unknown[] = []): Promise<WriteResult> {
+    if (this.spans) return this.spans.statement(sql, () => this.writeNow(sql, parameters));
+    return this.writeNow(sql, parameters);
+  }
+
+  private async writeNow(sql: string, parameters: unknown[]): Promise<WriteResult> {
     const runner = this.current.getStore();
     if (runner) return writeResultOf(await runner.query(sql, parameters, true));
     if (!this.isPostgres) return this.writes.write(sql, parameters);
@@ -117,8 +136,13 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * `database_unavailable`). So keep in `work` only what the database undoes:
    * no call to another service, no message sent, no counter outside it.
    */
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
+  transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
+    if (this.spans) return this.spans.transaction(work, (traced) => this.transactionNow(traced));
+    return this.transactionNow(work);
+  }
+
+  private async transactionNow<T>(work: () => Promise<T>): Promise<T> {
     if (!this.isPostgres) return this.writes.transaction(work);
     for (let attempt = 1; ; attempt++) {
       try {

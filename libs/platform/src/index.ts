@@ -23,6 +23,7 @@ export { setCreatedLocation, setNextPageLink } from './http/links';
 export { Public } from './http/public.decorator';
 export { Authenticator } from './pipeline/authenticate';
 export { CallerLimit } from './http/caller-limit';
+export { RequestTracing } from './http/request-tracing';
 export { SharedContract } from './http/shared-contract';
 export { NoQueryParameters, RequestValidationPipe } from './http/validation.pipe';
 export { publicBaseUrlOf } from './http/public-base-url';

@@ -3,7 +3,7 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
-import { APP_LOGGER, MetricsService, SERVICE_INFO, type ServiceInfo } from '@app/platform';
+import { APP_LOGGER, MetricsService, RequestTracing, SERVICE_INFO, type ServiceInfo } from '@app/platform';
 import { FixedWindowCounter, type ThrottlerStorageRecord } from './fixed-window-counter';
 import { RateLimitSettings } from './rate-limit.settings';
 
@@ -35,7 +35,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
   /** Nest's provider: the storage {@link create} makes from the configuration. */
   static readonly provider: Provider = {
     provide: RateLimitStorage,
-    inject: [RateLimitSettings, SERVICE_INFO, APP_LOGGER, MetricsService],
+    inject: [RateLimitSettings, SERVICE_INFO, APP_LOGGER, MetricsService, { token: RequestTracing, optional: true }],
     useFactory: RateLimitStorage.create,
   };
 
@@ -46,6 +46,7 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
     service: ServiceInfo,
     logger: Logger,
     metrics: MetricsService,
+    tracing?: RequestTracing,
   ): Promise<RateLimitStorage> {
     const keyPrefix = shared?.keyPrefix ?? `${service.id}:`;
     const failures = metrics.counter(
@@ -67,8 +68,13 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
       // Reconnect for ever, at most every 2 s: limiting resumes by itself.
       retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     });
-    return new RateLimitStorage(logger, failures, keyPrefix, new ThrottlerStorageRedisService(redis), redis);
+    const storage = new RateLimitStorage(logger, failures, keyPrefix, new ThrottlerStorageRedisService(redis), redis);
+    if (tracing) storage.spans = { tracing, attributes: redisAttributes(shared.url) };
+    return storage;
   }
+
+  /** With tracing on, each count in Redis is a span of the request's, so that a slow Redis shows. */
+  private spans?: { readonly tracing: RequestTracing; readonly attributes: Readonly<Record<string, string | number>> };
 
   private constructor(
     private readonly logger: Logger,
@@ -91,7 +97,10 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
   ): Promise<ThrottlerStorageRecord> {
     if (!this.redis) return this.counter.increment(key, ttl, limit, blockDuration, throttlerName);
     try {
-      const record = await this.counter.increment(this.keyPrefix + key, ttl, limit, blockDuration, throttlerName);
+      const count = () => this.counter.increment(this.keyPrefix + key, ttl, limit, blockDuration, throttlerName);
+      const record = await (this.spans
+        ? this.spans.tracing.span('rate-limit count', this.spans.attributes, count)
+        : count());
       this.recovered();
       return record;
     } catch (error) {
@@ -120,4 +129,9 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
     this.counter.onApplicationShutdown?.();
     this.redis?.disconnect(false);
   }
+}
+
+function redisAttributes(url: string): Record<string, string | number> {
+  const { hostname, port } = new URL(url);
+  return { 'db.system.name': 'redis', 'server.address': hostname, 'server.port': Number(port || 6379) };
 }

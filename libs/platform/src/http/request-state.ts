@@ -22,6 +22,8 @@ declare module 'fastify' {
     caller: string | undefined;
     /** The `code` of the Error answer, set by the error filter; `undefined` otherwise. Read by the log line. */
     errorCode: string | undefined;
+    /** The request's trace and span ids, when tracing is on (RequestTracing): in its log line. */
+    trace: { readonly trace_id: string; readonly span_id: string } | undefined;
   }
 }
 
@@ -32,6 +34,7 @@ declare module 'fastify' {
 export function declareRequestState(fastify: FastifyInstance): void {
   fastify.decorateRequest('caller', undefined);
   fastify.decorateRequest('errorCode', undefined);
+  fastify.decorateRequest('trace', undefined);
 }
 
 /** The route template a request matched (`/v1/things/:thingId`), or `unmatched`: a bounded label for logs and metrics. */

@@ -19,7 +19,8 @@ const LEVEL_OF_UNAVAILABLE: ReadonlyMap<string | undefined, 'debug' | 'warn'> = 
 /**
  * One JSON line per request, written when the response is done: id, method,
  * path (never the query string), route template, status, latency and the
- * caller (a key's name, or an unnamed API_KEYS key's place, API_KEYS#n). Headers are
+ * caller (a key's name, or an unnamed API_KEYS key's place, API_KEYS#n), and
+ * `trace_id` and `span_id` when tracing is on. Headers are
  * never logged, so no credential can reach a line. One plain pino call per
  * request: pino-http's child logger per request, middleware and async-local
  * storage cost a fifth of a list request's CPU
@@ -33,7 +34,7 @@ export function logRequest(logger: Logger): onResponseHookHandler {
     const failed = reply.statusCode >= 500;
     const level = failed ? (LEVEL_OF_UNAVAILABLE.get(request.errorCode) ?? 'error') : 'info';
     if (!logger.isLevelEnabled(level) || !refusals.admits(reply.statusCode)) return;
-    const line = {
+    const line: Record<string, unknown> = {
       reqId: request.id,
       req: { id: request.id, method: request.method, path: pathOf(request.url) },
       route: routeTemplateOf(request),
@@ -41,6 +42,7 @@ export function logRequest(logger: Logger): onResponseHookHandler {
       res: { statusCode: reply.statusCode },
       responseTime: Math.round(reply.elapsedTime * 100) / 100,
     };
+    if (request.trace !== undefined) Object.assign(line, request.trace);
     logger[level](line, failed ? 'request failed' : 'request completed');
   };
 }

@@ -27,6 +27,8 @@ import { servesOnlyItsOwnPort } from './management-routes';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
+import { endTrace, traceRequest } from './trace-request';
+import { RequestTracing } from '../http/request-tracing';
 import { declareRequestState } from '../http/request-state';
 import { SharedContract } from '../http/shared-contract';
 import { sendSecurityHeaders, hasSecurityHeaders, type SecurityHeaders } from './security-headers';
@@ -52,7 +54,10 @@ export function installRequestPipeline(
   limitConnections(server, config.maxConnections);
   limitPipelining(server, closedForPipelining(appLoggerOf(config)));
 
-  // 2. The request line and headers have arrived; nothing of the body is read yet.
+  // 2. The request line and headers have arrived; nothing of the body is read yet. With tracing on, its span starts
+  //    first and is current through every step until the body is read, and again for the handler.
+  const tracing = optionalProvider(app, RequestTracing);
+  if (tracing) fastify.addHook('onRequest', traceRequest(tracing));
   fastify.addHook('onRequest', sendRequestId);
   if (hasSecurityHeaders(securityHeaders)) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
   // MANAGEMENT_PORT: health and metrics there alone, everything else on the API's port alone.
@@ -77,6 +82,7 @@ export function installRequestPipeline(
   // 5. Nest, for the route: its interceptors (`@Idempotent()`: the body validated, then the answer recorded in the
   //    handler's transaction), the validation of every DTO argument, the handler. Whatever any step throws is
   //    answered by the one error filter, in the Error shape.
+  if (tracing) fastify.addHook('preHandler', (request, _reply, done) => tracing.within(request, done));
   app.useGlobalFilters(app.get(ErrorFilter));
   app.useGlobalPipes(app.get(RequestValidationPipe));
 
@@ -85,6 +91,7 @@ export function installRequestPipeline(
 
   // 7. Once it is sent.
   fastify.addHook('onResponse', logRequest(appLoggerOf(config)));
+  if (tracing) fastify.addHook('onResponse', endTrace(tracing));
   if (config.metrics) fastify.addHook('onResponse', countRequest(app.get(MetricsService)));
 }
 

@@ -1,0 +1,18 @@
+import type { onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import type { RequestTracing } from '../http/request-tracing';
+
+/** The request's span starts before any other step, and the steps up to the body run with it current. */
+export function traceRequest(tracing: RequestTracing): onRequestHookHandler {
+  return (request, reply, done) => {
+    tracing.start(request, reply);
+    tracing.within(request, done);
+  };
+}
+
+/** The span ends once the answer is sent, with its status. */
+export function endTrace(tracing: RequestTracing): onResponseHookHandler {
+  return (request, reply, done) => {
+    tracing.end(request, reply);
+    done();
+  };
+}

@@ -1,0 +1,1 @@
+export { TracingModule } from './tracing.module';

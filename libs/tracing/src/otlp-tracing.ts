@@ -1,0 +1,259 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  createNoopMeter,
+  defaultTextMapGetter,
+  trace,
+  type Attributes,
+  type Context,
+  type Counter,
+  type MeterProvider,
+  type Tracer,
+} from '@opentelemetry/api';
+import { ExportResultCode, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Counter as PromCounter } from 'prom-client';
+import { RequestTracing, type MetricsService, type ServiceInfo } from '@app/platform';
+import type { TracingSettings } from './tracing.settings';
+
+/** How long a shutdown waits for the last spans to reach the collector. */
+const FLUSH_LIMIT_MS = 3_000;
+
+/**
+ * Request tracing with the OpenTelemetry SDK, exported over OTLP/HTTP. Loaded
+ * only when an endpoint is configured (tracing.module.ts). It registers
+ * nothing global: the span of the current request lives in a storage of its
+ * own, so that several applications in one process (the tests) keep apart.
+ */
+export class OtlpTracing extends RequestTracing {
+  private readonly provider: TracerProvider;
+  private readonly tracer: Tracer;
+  private readonly propagator = new W3CTraceContextPropagator();
+  private readonly current = new AsyncLocalStorage<Context>();
+  /** The context of each sampled request's span (a request not sampled has none). */
+  private readonly contexts = new WeakMap<FastifyRequest, Context>();
+  private readonly routes = new Map<string, { name: string; template: string }>();
+
+  constructor(settings: TracingSettings, service: ServiceInfo, metrics: MetricsService, logger: Logger) {
+    super();
+    const exporterOptions = {
+      url: settings.endpoint,
+      headers: { ...settings.headers },
+      timeoutMillis: settings.timeoutMs,
+    };
+    const delivery = new Delivery(metrics, logger, service, settings.endpoint!);
+    const exporter = delivery.watch(
+      settings.protocol === 'http/json' ? new JsonExporter(exporterOptions) : new ProtobufExporter(exporterOptions),
+    );
+    this.provider = new TracerProvider({
+      resource: defaultResource().merge(
+        resourceFromAttributes({
+          'service.name': settings.serviceName ?? service.id,
+          'service.version': service.release,
+          ...settings.resource,
+        }),
+      ),
+      sampler: samplerOf(settings),
+      spanProcessors: [
+        new BatchSpanProcessor({
+          exporter,
+          maxQueueSize: settings.maxQueueSize,
+          maxExportBatchSize: Math.min(512, settings.maxQueueSize),
+          scheduledDelayMillis: settings.scheduleDelayMs,
+          exportTimeoutMillis: settings.timeoutMs,
+          selfObsMeterProvider: delivery.meterProvider(),
+        }),
+      ],
+    });
+    this.tracer = this.provider.getTracer(service.id, service.release);
+  }
+
+  start(request: FastifyRequest, reply: FastifyReply): void {
+    const parent = this.propagator.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter);
+    const route = request.is404 ? undefined : this.routeOf(request.method, request.routeOptions.url);
+    const span = this.tracer.startSpan(route?.name ?? request.method, { kind: SpanKind.SERVER }, parent);
+    const { traceId, spanId, traceFlags } = span.spanContext();
+    request.trace = { trace_id: traceId, span_id: spanId };
+    // W3C Trace Context Level 2: the trace this answer belongs to, and whether it was sampled.
+    reply.header('traceresponse', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
+    // A trace not sampled records nothing more: no attributes, no child spans, no context to carry.
+    if (!span.isRecording()) return;
+    const attributes: Attributes = {
+      'http.request.method': request.method,
+      'url.path': request.url.split('?', 1)[0],
+      'url.scheme': request.protocol,
+      'network.protocol.version': request.raw.httpVersion,
+      'client.address': request.ip,
+    };
+    if (route !== undefined) attributes['http.route'] = route.template;
+    const agent = request.headers['user-agent'];
+    if (agent !== undefined) attributes['user_agent.original'] = agent;
+    span.setAttributes(attributes);
+    this.contexts.set(request, trace.setSpan(parent, span));
+  }
+
+  within(request: FastifyRequest, next: () => void): void {
+    const context = this.contexts.get(request);
+    if (context === undefined) return next();
+    this.current.run(context, next);
+  }
+
+  end(request: FastifyRequest, reply: FastifyReply): void {
+    const context = this.contexts.get(request);
+    const span = context && trace.getSpan(context);
+    if (!span) return;
+    const status = reply.statusCode;
+    span.setAttribute('http.response.status_code', status);
+    if (request.caller !== undefined) span.setAttribute('petstore.api_key.name', request.caller);
+    if (request.errorCode !== undefined) span.setAttribute('petstore.error.code', request.errorCode);
+    if (status >= 500) {
+      span.setAttribute('error.type', String(status));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: request.errorCode });
+    }
+    span.end();
+  }
+
+  span<T>(name: string, attributes: Readonly<Record<string, string | number>>, work: () => Promise<T>): Promise<T> {
+    const parent = this.current.getStore();
+    if (parent === undefined) return work();
+    const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+    return this.current.run(trace.setSpan(parent, span), work).then(
+      (result) => {
+        span.end();
+        return result;
+      },
+      (error: unknown) => {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : undefined });
+        span.end();
+        throw error;
+      },
+    );
+  }
+
+  bind<T>(work: () => Promise<T>): () => Promise<T> {
+    const context = this.current.getStore();
+    return context === undefined ? work : () => this.current.run(context, work);
+  }
+
+  /** Sends the spans still queued, for at most {@link FLUSH_LIMIT_MS}, then stops. */
+  async shutdown(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_LIMIT_MS)));
+    await Promise.race([this.provider.shutdown().catch(() => undefined), limit]);
+    clearTimeout(timer);
+  }
+
+  /** The span's name and route template of a route Fastify knows as `/v1/pets/:petId`, worked out once. */
+  private routeOf(method: string, url: string | undefined): { name: string; template: string } | undefined {
+    if (url === undefined) return undefined;
+    const key = `${method} ${url}`;
+    let route = this.routes.get(key);
+    if (route === undefined) {
+      const template = url.replace(/:(\w+)/g, '{$1}');
+      this.routes.set(key, (route = { name: `${method} ${template}`, template }));
+    }
+    return route;
+  }
+}
+
+function samplerOf({ sampler, ratio }: TracingSettings): Sampler {
+  const ratioSampler = new TraceIdRatioBasedSampler(ratio);
+  switch (sampler) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return ratioSampler;
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: ratioSampler });
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+/**
+ * Whether spans reach the collector: those lost (dropped from a full queue,
+ * or in an export the collector did not take) are counted in
+ * `<service>_tracing_spans_dropped_total` and said in one warning line, not
+ * one per span, until an export succeeds again (then one line that it does).
+ */
+class Delivery {
+  private readonly dropped: PromCounter;
+  private losing = false;
+
+  constructor(
+    metrics: MetricsService,
+    private readonly logger: Logger,
+    private readonly service: ServiceInfo,
+    private readonly endpoint: string,
+  ) {
+    this.dropped = metrics.counter(
+      'tracing_spans_dropped_total',
+      'Spans not delivered to the OTLP collector: dropped from a full queue, or lost in a failed export.',
+    );
+  }
+
+  delivered(): void {
+    if (this.losing) this.logger.info({ context: 'Tracing' }, `spans are exported to ${this.endpoint} again`);
+    this.losing = false;
+  }
+
+  lost(count: number, reason: string): void {
+    this.dropped.inc(count);
+    if (this.losing) return;
+    this.losing = true;
+    this.logger.warn(
+      { context: 'Tracing', reason },
+      `spans cannot be delivered to ${this.endpoint}: dropping them (counted in ${this.service.id}_tracing_spans_dropped_total) until the collector takes them again`,
+    );
+  }
+
+  /** The exporter, telling each export's outcome. */
+  watch(exporter: SpanExporter): SpanExporter {
+    return {
+      export: (spans, done) =>
+        exporter.export(spans, (result) => {
+          if (result.code === ExportResultCode.SUCCESS) this.delivered();
+          else this.lost(spans.length, `export failed: ${result.error?.message ?? 'no reason given'}`);
+          done(result);
+        }),
+      shutdown: () => exporter.shutdown(),
+      forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+    };
+  }
+
+  /**
+   * For the span processor's own count of the spans it finished
+   * (OpenTelemetry's `otel.sdk.processor.span.processed`): those it dropped
+   * from a full queue carry `error.type` `queue_full`.
+   */
+  meterProvider(): MeterProvider {
+    const processed = {
+      add: (count: number, attributes?: Attributes) => {
+        if (attributes?.['error.type'] === 'queue_full') this.lost(count, 'the export queue is full');
+      },
+    } as Counter;
+    const meter = createNoopMeter();
+    meter.createCounter = () => processed;
+    return { getMeter: () => meter };
+  }
+}
