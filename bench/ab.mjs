@@ -1,7 +1,9 @@
 // npm run bench:ab -- <git ref> [scenario ...]: the service built at <ref> (A) against the working tree (B), both
 // running, loaded in turn scenario by scenario, round after round, who goes first alternating; medians of the rates,
 // of the CPU per request and of the per-round ratios. `npm run bench:ab -- HEAD` measures two builds of the same code:
-// the noise a change must beat. See bench/README.md.
+// the noise a change must beat. BENCH_B_ENV='{"NAME":"value"}': B runs with these settings too (the same build with
+// a setting changed, against HEAD); OTEL_EXPORTER_OTLP_ENDPOINT "sink" is the bench's own collector (otlp-sink.mjs).
+// See bench/README.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import {
   seed,
   serviceTarget,
   start,
+  startOtlpSink,
   stop,
 } from './harness.mjs';
 
@@ -48,6 +51,9 @@ try {
   build(before);
   build(ROOT);
   const targets = { A: serviceTarget(before, `A ${commit}`), B: serviceTarget(ROOT, 'B') };
+  const extraB = JSON.parse(process.env.BENCH_B_ENV ?? '{}');
+  const sink = extraB.OTEL_EXPORTER_OTLP_ENDPOINT === 'sink' ? await startOtlpSink() : undefined;
+  if (sink) extraB.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
   const runs = []; // { round, which, scenario, rps, cpuUs, p99, errors, non2xx }
   const rss = { A: [], B: [] }; // each process's peak, MB
   for (let round = 1; round <= ROUNDS; round++) {
@@ -55,7 +61,7 @@ try {
     const procs = {};
     for (const which of order) {
       const db = join(work, `${which}-round${round}.sqlite`);
-      procs[which] = await start(targets[which], db);
+      procs[which] = await start(targets[which], db, which === 'B' ? extraB : {});
       await seed(db, 1000);
     }
     try {
@@ -76,6 +82,7 @@ try {
       }
     }
   }
+  await sink?.stop();
   report(runs, rss);
 } finally {
   rmSync(join(before, 'node_modules'), { force: true });
@@ -97,7 +104,7 @@ function report(runs, rss) {
   console.log(
     [
       '',
-      `A: ${ref} (${commit}); B: the working tree; ${ROUNDS} rounds of ${DURATION} s, medians (per-round range)`,
+      `A: ${ref} (${commit}); B: the working tree${process.env.BENCH_B_ENV ? ` with ${process.env.BENCH_B_ENV}` : ''}; ${ROUNDS} rounds of ${DURATION} s, medians (per-round range)`,
       '',
       '| scenario | A req/s | B req/s | rate B / A | A µs CPU/request | B µs CPU/request | CPU B / A | p99 ms A / B | errors |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',

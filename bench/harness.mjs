@@ -185,6 +185,17 @@ export async function start(target, db, extraEnv = {}) {
   return { child, url, readyMs: performance.now() - started };
 }
 
+/** The OTLP sink (otlp-sink.mjs) as a process of its own: its URL, and how to stop it. */
+export async function startOtlpSink() {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'otlp-sink.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  const port = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
+  return { url: `http://127.0.0.1:${port}`, stop: () => stop({ child }) };
+}
+
 export async function stop(proc) {
   const exited = new Promise((done) => proc.child.once('exit', done));
   proc.child.kill('SIGTERM');

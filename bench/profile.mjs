@@ -1,11 +1,12 @@
 // npm run bench:profile [scenario]: runs the built service under `node --cpu-prof`
 // with one benchmark scenario for 5 s, then prints the functions that cost
 // the most CPU (self time), grouped by package. The .cpuprofile is kept in
-// bench/.work/ for Chrome DevTools.
+// bench/.work/ for Chrome DevTools. BENCH_TRACING=<ratio>: with tracing on,
+// that share of the traces sampled, exported to a sink (otlp-sink.mjs).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { load, removeOnInterrupt, requestsOf, seed, serviceTarget, start, stop } from './harness.mjs';
+import { load, removeOnInterrupt, requestsOf, seed, serviceTarget, start, startOtlpSink, stop } from './harness.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const scenario = process.argv[2] ?? 'list';
@@ -20,12 +21,22 @@ removeOnInterrupt(work);
 const db = join(work, 'p.sqlite');
 const service = serviceTarget(ROOT);
 const profiled = { ...service, args: ['--cpu-prof', `--cpu-prof-dir=${out}`, ...service.args] };
-const proc = await start(profiled, db, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
+const ratio = process.env.BENCH_TRACING;
+const sink = ratio === undefined ? undefined : await startOtlpSink();
+const tracing = sink
+  ? {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: ratio,
+    }
+  : {};
+const proc = await start(profiled, db, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...tracing });
 await seed(db, 1000);
 const before = new Set(readdirSync(out));
 const result = await load(proc, scenario, 5);
 console.log(`${scenario}: ${result.rps} req/s, ${result.cpuUs.toFixed(0)} µs CPU/request, p99 ${result.p99} ms`);
 await stop(proc);
+await sink?.stop();
 rmSync(work, { recursive: true, force: true });
 const file = readdirSync(out).find((name) => name.endsWith('.cpuprofile') && !before.has(name));
 const profile = JSON.parse(readFileSync(join(out, file), 'utf8'));

@@ -14,6 +14,7 @@ import {
   seed,
   serviceTarget,
   start,
+  startOtlpSink,
   stop,
 } from './harness.mjs';
 
@@ -81,8 +82,26 @@ const FEATURES = {
   'request log line (LOG_LEVEL=info against warn)': { env: { LOG_LEVEL: 'warn' }, switchesOff: true },
   'security headers (against SECURITY_HEADERS=off)': { env: { SECURITY_HEADERS: 'off' }, switchesOff: true },
   'request metrics (against METRICS=off)': { env: { METRICS: 'off' }, switchesOff: true },
+  // Exporting to a collector that takes everything (otlp-sink.mjs): every trace kept, then one in ten.
+  'tracing, every request sampled': {
+    env: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink.url, OTEL_TRACES_SAMPLER: 'always_on' }),
+    scenarios: ['list', 'get', 'create'],
+  },
+  'tracing, 1 trace in 10 sampled': {
+    env: () => ({
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink.url,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    }),
+    scenarios: ['list', 'get', 'create'],
+  },
 };
 const FEATURE_SCENARIOS = ['list', 'get'];
+const scenariosOf = (feature) => feature.scenarios ?? FEATURE_SCENARIOS;
+/** BENCH_FEATURES=<words>: only the features whose name holds one of them, and nothing else (the targets unmeasured). */
+const ONLY_FEATURES = process.env.BENCH_FEATURES?.split(',').map((word) => word.trim());
+/** The OTLP sink the tracing rows export to, started with the run. */
+let otlpSink;
 /** Scenarios run on the 1,000,000-pet database. */
 const BIG = ['list-sold-1M', 'list-sold-1M-deep'];
 const RATIO_TARGETS = ['list', 'get', 'create', 'create-keyed-and-plain', 'mixed'];
@@ -145,12 +164,16 @@ async function measureFeature(name, feature, work, round) {
   const variantDb = join(work, `feature-${slug}-round${round}.sqlite`);
   const key = feature.databaseKey ? databaseKey(variantDb) : KEY;
   const base = await start(TARGETS.service, baseDb);
-  const variant = await start(TARGETS.service, variantDb, feature.env ?? {});
+  const variant = await start(
+    TARGETS.service,
+    variantDb,
+    (typeof feature.env === 'function' ? feature.env() : feature.env) ?? {},
+  );
   await seed(baseDb, 1000);
   await seed(variantDb, 1000);
   const recorded = [];
   try {
-    for (const scenario of FEATURE_SCENARIOS) {
+    for (const scenario of scenariosOf(feature)) {
       const runs = {};
       for (const [which, proc, auth] of [
         ['base', base, KEY],
@@ -184,7 +207,7 @@ async function measureFeature(name, feature, work, round) {
  * 40 s per target (2 cores, measured).
  */
 function expectedDuration(featureCount) {
-  const loads = TARGET_NAMES.length * SCENARIOS.length + featureCount * FEATURE_SCENARIOS.length * 2;
+  const loads = TARGET_NAMES.length * SCENARIOS.length + featureCount * 3 * 2;
   const starts = TARGET_NAMES.length * 2 + featureCount * 2;
   const seconds = TARGET_NAMES.length * 40 + ROUNDS * (loads * (1.5 + DURATION) + starts * 2);
   const minutes = Math.ceil(seconds / 60);
@@ -201,10 +224,23 @@ async function main() {
   const ready = Object.fromEntries(TARGET_NAMES.map((name) => [name, []]));
   const rss = Object.fromEntries(TARGET_NAMES.map((name) => [name, []]));
   const redisUp = await redisAnswers(REDIS_URL);
-  const features = Object.entries(FEATURES).filter(([, feature]) => redisUp || !feature.needsRedis);
+  const features = Object.entries(FEATURES).filter(
+    ([name, feature]) =>
+      (redisUp || !feature.needsRedis) && (!ONLY_FEATURES || ONLY_FEATURES.some((word) => name.includes(word))),
+  );
   if (!redisUp) console.log(`rate limit in Redis: not measured (nothing answers at ${REDIS_URL}; set BENCH_REDIS_URL)`);
   console.log(expectedDuration(features.length));
+  otlpSink = await startOtlpSink();
   try {
+    if (ONLY_FEATURES) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const [featureName, feature] of features) {
+          featureResults.push(...(await measureFeature(featureName, feature, work, round)));
+        }
+      }
+      console.log(`\n${featureTable(results, featureResults)}`);
+      return;
+    }
     serviceHeaders = await serviceHeadersOf(work);
     console.log(`the reference sends the service's headers too: ${Object.keys(serviceHeaders).join(', ')}`);
     // The 1,000,000-pet databases, one per target, made once by each target's own schema and seeded with SQL.
@@ -260,6 +296,7 @@ async function main() {
       }
     }
   } finally {
+    await otlpSink.stop();
     rmSync(work, { recursive: true, force: true });
   }
   report(results, featureResults, ready, rss);
@@ -272,7 +309,7 @@ async function main() {
 function featureTable(results, featureResults) {
   const rows = [];
   for (const name of [...new Set(featureResults.map((r) => r.feature))]) {
-    for (const scenario of FEATURE_SCENARIOS) {
+    for (const scenario of scenariosOf(FEATURES[name])) {
       const runs = featureResults.filter((r) => r.feature === name && r.scenario === scenario);
       // With the feature over without it, whichever of the two runs had it.
       const ratios = runs.map((run) => (FEATURES[name].switchesOff ? run.baseRps / run.rps : run.rps / run.baseRps));
