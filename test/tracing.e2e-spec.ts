@@ -284,13 +284,25 @@ describe('tracing', () => {
     });
 
     it('answers slowly: requests are unaffected, the spans of exports that time out are counted, one warning line', async () => {
-      receiver = await OtlpReceiver.start({ slow: true });
+      receiver = await OtlpReceiver.start('slow');
       const running = await service.start(exportingTo(receiver.url, { OTEL_EXPORTER_OTLP_TIMEOUT: '200' }));
       await requestsUnaffected(running, scaled(2_000));
       await waitFor(() => receiver!.exports.length > 0, 'an export held by the collector');
       await waitFor(async () => (await droppedSpans(running)) > 0, 'the spans of the held export counted');
       await requestsUnaffected(running, scaled(2_000));
       expect(warnings(running)).toHaveLength(1);
+    });
+
+    it('refuses every export: requests are unaffected, the refused spans are counted, one warning line', async () => {
+      receiver = await OtlpReceiver.start('refuse');
+      const running = await service.start(exportingTo(receiver.url));
+      await requestsUnaffected(running, scaled(2_000));
+      await waitFor(async () => (await droppedSpans(running)) >= 20, 'the refused spans counted');
+      await requestsUnaffected(running, scaled(2_000));
+      await waitFor(async () => (await droppedSpans(running)) >= 40, 'the next ones counted too');
+      expect(warnings(running)).toEqual([
+        expect.objectContaining({ reason: expect.stringMatching(/^export failed: /) }),
+      ]);
     });
   });
 

@@ -23,7 +23,8 @@ export interface ReceivedExport {
 /**
  * A collector's OTLP/HTTP receiver, as small as a test needs: it takes what
  * the OTLP exporter sends (JSON or protobuf), keeps it, and answers 200; or,
- * answering slowly, holds every export without an answer until it is stopped.
+ * answering slowly, holds every export without an answer until it is stopped;
+ * or, refusing, answers every export 400.
  */
 export class OtlpReceiver {
   readonly exports: ReceivedExport[] = [];
@@ -31,14 +32,14 @@ export class OtlpReceiver {
   private constructor(
     private readonly server: ReturnType<typeof createServer>,
     readonly url: string,
-    private readonly slow: boolean,
+    private readonly mode: 'take' | 'slow' | 'refuse',
   ) {}
 
-  static async start(options: { slow?: boolean } = {}): Promise<OtlpReceiver> {
+  static async start(mode: 'take' | 'slow' | 'refuse' = 'take'): Promise<OtlpReceiver> {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const receiver = new OtlpReceiver(server, `http://127.0.0.1:${port}`, options.slow ?? false);
+    const receiver = new OtlpReceiver(server, `http://127.0.0.1:${port}`, mode);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => receiver.receive(request, response));
     return receiver;
   }
@@ -81,7 +82,10 @@ export class OtlpReceiver {
         contentType: request.headers['content-type'],
         body: Buffer.concat(chunks),
       });
-      if (this.slow) return void this.held.push(response);
+      if (this.mode === 'slow') return void this.held.push(response);
+      if (this.mode === 'refuse') {
+        return void response.writeHead(400, { 'content-type': 'application/json' }).end('{"code":3,"message":"no"}');
+      }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   }
