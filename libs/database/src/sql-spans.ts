@@ -1,5 +1,8 @@
 import type { RequestTracing } from '@app/platform';
 
+/** Statements whose span name is kept: a module that writes its values into its SQL must not grow the cache. */
+const DESCRIBED_AT_MOST = 500;
+
 /**
  * The spans of a request's database work, when tracing is on: one per
  * statement, named by its operation and table (`SELECT pets`), and one per
@@ -16,7 +19,10 @@ export class SqlSpans {
 
   statement<T>(sql: string, work: () => Promise<T>): Promise<T> {
     let span = this.statements.get(sql);
-    if (span === undefined) this.statements.set(sql, (span = this.describe(sql)));
+    if (span === undefined) {
+      span = this.describe(sql);
+      if (this.statements.size < DESCRIBED_AT_MOST) this.statements.set(sql, span);
+    }
     return this.tracing.span(span.name, span.attributes, work);
   }
 
