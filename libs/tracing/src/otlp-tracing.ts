@@ -90,8 +90,10 @@ export class OtlpTracing extends RequestTracing {
     const span = this.tracer.startSpan(route?.name ?? request.method, { kind: SpanKind.SERVER }, parent);
     const { traceId, spanId, traceFlags } = span.spanContext();
     request.trace = { trace_id: traceId, span_id: spanId };
-    // W3C Trace Context Level 2: the trace this answer belongs to, and whether it was sampled.
-    reply.header('traceresponse', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
+    // W3C Trace Context Level 2: the trace this answer belongs to, and whether it was sampled. On Node's response
+    // itself, which writes it with Fastify's headers: through reply.header() it cost a request 15 % of its CPU
+    // (decision 0024).
+    reply.raw.setHeader('traceresponse', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
     // A trace not sampled records nothing more: no attributes, no child spans, no context to carry.
     if (!span.isRecording()) return;
     const attributes: Attributes = {
