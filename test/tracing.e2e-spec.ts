@@ -290,7 +290,14 @@ describe('tracing', () => {
       await waitFor(() => receiver!.exports.length > 0, 'an export held by the collector');
       await waitFor(async () => (await droppedSpans(running)) > 0, 'the spans of the held export counted');
       await requestsUnaffected(running, scaled(2_000));
-      expect(warnings(running)).toHaveLength(1);
+      expect(warnings(running)).toEqual([
+        expect.objectContaining({
+          reason: expect.stringMatching(/^export failed: /),
+          msg: expect.stringMatching(
+            /^spans cannot be delivered to http:\/\/127\.0\.0\.1:\d+\/v1\/traces: dropping them/,
+          ),
+        }),
+      ]);
     });
 
     it('refuses every export: requests are unaffected, the refused spans are counted, one warning line', async () => {

@@ -68,13 +68,9 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
       // Reconnect for ever, at most every 2 s: limiting resumes by itself.
       retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     });
-    const storage = new RateLimitStorage(logger, failures, keyPrefix, new ThrottlerStorageRedisService(redis), redis);
-    if (tracing) storage.spans = { tracing, attributes: redisAttributes(shared.url) };
-    return storage;
+    const spans = tracing && { tracing, attributes: redisAttributes(shared.url) };
+    return new RateLimitStorage(logger, failures, keyPrefix, new ThrottlerStorageRedisService(redis), redis, spans);
   }
-
-  /** With tracing on, each count in Redis is a span of the request's, so that a slow Redis shows. */
-  private spans?: { readonly tracing: RequestTracing; readonly attributes: Readonly<Record<string, string | number>> };
 
   private constructor(
     private readonly logger: Logger,
@@ -82,6 +78,11 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
     private readonly keyPrefix: string,
     private readonly counter: ThrottlerStorage & { onApplicationShutdown?(): void },
     private readonly redis?: Redis,
+    /** With tracing on, each count in Redis is a span of the request's, so that a slow Redis shows. */
+    private readonly spans?: {
+      readonly tracing: RequestTracing;
+      readonly attributes: Readonly<Record<string, string | number>>;
+    },
   ) {
     // Without a listener ioredis prints every connection error to the console.
     redis?.on('error', (error: Error) => this.failed(error));
@@ -97,10 +98,12 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
   ): Promise<ThrottlerStorageRecord> {
     if (!this.redis) return this.counter.increment(key, ttl, limit, blockDuration, throttlerName);
     try {
-      const count = () => this.counter.increment(this.keyPrefix + key, ttl, limit, blockDuration, throttlerName);
+      const shared = this.keyPrefix + key;
       const record = await (this.spans
-        ? this.spans.tracing.span('rate-limit count', this.spans.attributes, count)
-        : count());
+        ? this.spans.tracing.span('rate-limit count', this.spans.attributes, () =>
+            this.counter.increment(shared, ttl, limit, blockDuration, throttlerName),
+          )
+        : this.counter.increment(shared, ttl, limit, blockDuration, throttlerName));
       this.recovered();
       return record;
     } catch (error) {

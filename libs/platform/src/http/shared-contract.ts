@@ -33,7 +33,9 @@ export class SharedContract {
   mayAnswer(...errors: AppError[]): this {
     for (const error of errors) {
       const status = STATUS_OF_KIND[error.kind];
-      this.errors.set(status, [...(this.errors.get(status) ?? []), error]);
+      const errors = this.errors.get(status);
+      if (errors) errors.push(error);
+      else this.errors.set(status, [error]);
     }
     return this;
   }

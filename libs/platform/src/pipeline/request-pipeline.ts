@@ -27,7 +27,7 @@ import { servesOnlyItsOwnPort } from './management-routes';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
-import { endTrace, traceRequest } from './trace-request';
+import { endTrace, resumeTrace, traceRequest } from './trace-request';
 import { RequestTracing } from '../http/request-tracing';
 import { declareRequestState } from '../http/request-state';
 import { SharedContract } from '../http/shared-contract';
@@ -82,7 +82,7 @@ export function installRequestPipeline(
   // 5. Nest, for the route: its interceptors (`@Idempotent()`: the body validated, then the answer recorded in the
   //    handler's transaction), the validation of every DTO argument, the handler. Whatever any step throws is
   //    answered by the one error filter, in the Error shape.
-  if (tracing) fastify.addHook('preHandler', (request, _reply, done) => tracing.within(request, done));
+  if (tracing) fastify.addHook('preHandler', resumeTrace(tracing));
   app.useGlobalFilters(app.get(ErrorFilter));
   app.useGlobalPipes(app.get(RequestValidationPipe));
 

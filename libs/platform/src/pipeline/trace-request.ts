@@ -1,4 +1,4 @@
-import type { onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import type { onRequestHookHandler, onResponseHookHandler, preHandlerHookHandler } from 'fastify';
 import type { RequestTracing } from '../http/request-tracing';
 
 /** The request's span starts before any other step, and the steps up to the body run with it current. */
@@ -7,6 +7,11 @@ export function traceRequest(tracing: RequestTracing): onRequestHookHandler {
     tracing.start(request, reply);
     tracing.within(request, done);
   };
+}
+
+/** The handler runs with the span current again: reading the body has lost it. */
+export function resumeTrace(tracing: RequestTracing): preHandlerHookHandler {
+  return (request, _reply, done) => tracing.within(request, done);
 }
 
 /** The span ends once the answer is sent, with its status. */
