@@ -2,7 +2,10 @@
 // with one benchmark scenario for 5 s, then prints the functions that cost
 // the most CPU (self time), grouped by package. The .cpuprofile is kept in
 // bench/.work/ for Chrome DevTools. BENCH_TRACING=<ratio>: with tracing on,
-// that share of the traces sampled, exported to a sink (otlp-sink.mjs).
+// that share of the traces sampled, exported to a sink (otlp-sink.mjs), and
+// the CPU of tracing's own code per request (the SDK, libs/tracing, its
+// pipeline step and SQL spans): a figure this machine's spread between two
+// processes of one build (up to 15 % of the total) does not blur.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -46,10 +49,15 @@ for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + dt);
 const byFunction = new Map();
 const byPackage = new Map();
 let total = 0;
+let tracingTime = 0;
+let busy = 0;
+const TRACING_CODE = /node_modules\/@opentelemetry\/|\/dist\/libs\/tracing\/|\/trace-request\.js$|\/sql-spans\.js$/;
 for (const node of profile.nodes) {
   const time = self.get(node.id) ?? 0;
   total += time;
   const { functionName, url: source, lineNumber } = node.callFrame;
+  if (TRACING_CODE.test(source)) tracingTime += time;
+  if (functionName !== '(idle)') busy += time;
   const where = source.includes('node_modules/')
     ? source
         .split('node_modules/')
@@ -70,6 +78,12 @@ const top = (map, n) =>
     .slice(0, n)
     .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
     .join('\n');
+if (ratio !== undefined) {
+  const requests = result.rps * 5;
+  console.log(
+    `\ntracing's own code: ${(tracingTime / requests).toFixed(1)} µs per request, ${((100 * tracingTime) / busy).toFixed(1)} % of the busy CPU`,
+  );
+}
 console.log(
   `\nby package:\n${top(byPackage, 20)}\n\nby function:\n${top(byFunction, 30)}\n\nprofile: bench/.work/${file}`,
 );

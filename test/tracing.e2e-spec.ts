@@ -49,7 +49,6 @@ function traceOf(headers: Record<string, string>) {
   return { traceId: match[1], spanId: match[2], sampled: match[3] === '1' };
 }
 
-/** The log line of the request with id `requestId`. */
 /** The log line of the request with id `requestId`, once written (after the answer). */
 async function logLineOf(service: ServiceProcess, requestId: string): Promise<Record<string, any>> {
   const line = () => logLinesOf(service.output()).find((entry) => entry.reqId === requestId);
@@ -202,6 +201,34 @@ describe('tracing', () => {
     }
     // Exported after the unsampled request ended, the spans above show the export ran: none of its trace came.
     expect(spansOf('1'.repeat(32))).toEqual([]);
+  });
+
+  it('samples by trace id at a ratio: a sampled trace keeps the ids its answer and log line name, an unsampled one sends nothing', async () => {
+    receiver = await OtlpReceiver.start();
+    const running = await service.start(
+      exportingTo(receiver.url, { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' }),
+    );
+    const answers: Array<Awaited<ReturnType<typeof send>>> = [];
+    for (let i = 0; i < 24; i++) answers.push(await send(running.baseUrl, '/v1/pets'));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(24).fill(200));
+    const traces = answers.map((answer) => ({ ...traceOf(answer.headers), requestId: answer.headers['x-request-id'] }));
+    const sampled = traces.filter((each) => each.sampled);
+    const unsampled = traces.filter((each) => !each.sampled);
+    // One in two: 24 requests give both kinds but once in about eight million runs.
+    expect(sampled.length).toBeGreaterThan(0);
+    expect(unsampled.length).toBeGreaterThan(0);
+    for (const each of [...sampled, ...unsampled]) {
+      expect(await logLineOf(running, each.requestId)).toMatchObject({ trace_id: each.traceId, span_id: each.spanId });
+    }
+    for (const each of sampled) {
+      expect((await trace(each.traceId, 2)).find((span) => span.kind === 2)).toMatchObject({
+        name: 'GET /v1/pets',
+        spanId: each.spanId,
+        parentSpanId: undefined,
+      });
+    }
+    // The sampled traces arrived after every request had ended: none of an unsampled one came.
+    for (const each of unsampled) expect(spansOf(each.traceId)).toEqual([]);
   });
 
   it('sends OTLP protobuf by default, to the traces path of the endpoint', async () => {
