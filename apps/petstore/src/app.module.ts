@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
+import { ConnectionLimitsModule } from '@app/connection-limits';
+import { CorsModule } from '@app/cors';
 import { DatabaseModule } from '@app/database';
 import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
 import { RateLimitModule } from '@app/rate-limit';
@@ -8,8 +10,9 @@ import { FEATURES } from './features';
 import { PETSTORE_SERVICE } from './service-info';
 
 /**
- * The composition root: the features' settings checked, then the platform core, the capability libraries (tracing,
- * the database, rate limiting; idempotency comes in with the features, as it brings a table) and the features.
+ * The composition root: the features' settings checked, then the platform core, the capability libraries (the
+ * connection limits, CORS, tracing, the database, rate limiting; idempotency comes in with the features, as it
+ * brings a table) and the features.
  */
 @Module({})
 export class AppModule {
@@ -21,6 +24,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, PETSTORE_SERVICE),
+        ConnectionLimitsModule.forRoot(config),
+        CorsModule.forRoot(config),
         TracingModule.forRoot(config),
         DatabaseModule.forRoot(config, features),
         RateLimitModule.forRoot(config),

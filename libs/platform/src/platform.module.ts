@@ -61,6 +61,7 @@ export class PlatformModule {
         Readiness,
         FailureTranslators,
         SharedContract,
+        RouteIndex,
         // The idempotency interceptor, in a feature's module, validates with it.
         RequestValidationPipe,
       ],

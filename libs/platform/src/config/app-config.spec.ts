@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { expectRefusalNaming } from '@test/support/config-errors';
 import { AppConfig } from './app-config';
 import { Settings } from './settings';
-import { openFileLimit } from './open-file-limit';
 
 describe('AppConfig.fromEnvironment', () => {
   it('has the documented defaults', () => {
@@ -16,12 +15,8 @@ describe('AppConfig.fromEnvironment', () => {
       shutdownGraceMs: 10_000,
       shutdownDelayMs: { SIGTERM: 0, SIGINT: 0 },
       servers: { production: undefined, staging: undefined },
-      corsOrigins: [],
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 },
     });
-    // The open-file limit less 64, at most 10,000 (1,000 where the limit is unknown).
-    const limit = openFileLimit();
-    expect(config.maxConnections).toBe(limit === undefined ? 1_000 : Math.min(10_000, limit - 64));
   });
 
   it.each([
@@ -52,11 +47,9 @@ describe('AppConfig.fromEnvironment', () => {
       SHUTDOWN_GRACE_MS: '2500',
       SHUTDOWN_DELAY_MS: '1500',
       STAGING_BASE_URL: 'https://staging.example.com/v1',
-      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
       HEADERS_TIMEOUT_MS: '5000',
       REQUEST_TIMEOUT_MS: '20000',
       KEEP_ALIVE_TIMEOUT_MS: '61000',
-      MAX_CONNECTIONS: '500',
       TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback',
       METRICS: 'off',
       SECURITY_HEADERS: 'off',
@@ -72,9 +65,7 @@ describe('AppConfig.fromEnvironment', () => {
       shutdownGraceMs: 2500,
       shutdownDelayMs: { SIGTERM: 1500, SIGINT: 1500 },
       servers: { production: 'https://api.example.com/petstore/v1', staging: 'https://staging.example.com/v1' },
-      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       timeouts: { headersMs: 5000, requestMs: 20000, keepAliveMs: 61000 },
-      maxConnections: 500,
       trustProxy: ['10.0.0.0/8', '192.168.1.7', 'loopback'],
       metrics: false,
       securityHeaders: false,
@@ -98,15 +89,10 @@ describe('AppConfig.fromEnvironment', () => {
     [{ PORT: '8080', MANAGEMENT_PORT: '8080' }, 'MANAGEMENT_PORT'],
     [{ MANAGEMENT_HOST: '10.0.0.5' }, 'MANAGEMENT_HOST'],
     [{ PRODUCTION_BASE_URL: 'nope' }, 'PRODUCTION_BASE_URL'],
-    [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
-    [{ CORS_ORIGINS: '*,https://app.example.com' }, 'CORS_ORIGINS'],
     [{ HEADERS_TIMEOUT_MS: '0' }, 'HEADERS_TIMEOUT_MS'],
     [{ HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' }, 'HEADERS_TIMEOUT_MS'],
     [{ KEEP_ALIVE_TIMEOUT_MS: '-1' }, 'KEEP_ALIVE_TIMEOUT_MS'],
     [{ SHUTDOWN_DELAY_MS: '20000', SHUTDOWN_GRACE_MS: '10000' }, 'SHUTDOWN_DELAY_MS'],
-    [{ MAX_CONNECTIONS: '8' }, 'MAX_CONNECTIONS'],
-    [{ MAX_CONNECTIONS: 'lots' }, 'MAX_CONNECTIONS'],
-    [{ MAX_CONNECTIONS: '99999999' }, 'MAX_CONNECTIONS'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.1,proxy.internal' }, 'TRUST_PROXY'],

@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import { API_PREFIX } from './api-prefix';
 import { ConfigError } from './config.error';
-import { openFileLimit } from './open-file-limit';
 import { Settings, type Environment } from './settings';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -51,11 +50,7 @@ export class AppConfig {
   readonly shutdownDelayMs: Readonly<Record<ShutdownSignal, number>>;
   /** The deployments the OpenAPI document lists as servers, each ending in `/v1`. */
   readonly servers: { readonly production?: string; readonly staging?: string };
-  /** Origins allowed by CORS; empty turns CORS off, `['*']` allows any. */
-  readonly corsOrigins: readonly string[];
   readonly timeouts: { readonly headersMs: number; readonly requestMs: number; readonly keepAliveMs: number };
-  /** Open connections at most; idle ones are closed first as it nears (see connection-limit.ts). */
-  readonly maxConnections: number;
   /** Which proxies' `X-Forwarded-For` names the client (Fastify's `trustProxy`): none by default. */
   readonly trustProxy: boolean | number | readonly string[];
   /** Whether requests are counted and `/metrics` is served. */
@@ -94,7 +89,6 @@ export class AppConfig {
       );
     }
     return new AppConfig({
-      maxConnections: maxConnections(settings, openFileLimit()),
       trustProxy: trustProxy(settings),
       settings,
       metrics: settings.oneOf('METRICS', ON_OFF, 'on') === 'on',
@@ -112,7 +106,6 @@ export class AppConfig {
       shutdownGraceMs,
       // Ctrl-C at a terminal stops at once, unless a delay was asked for.
       shutdownDelayMs: { SIGTERM: shutdownDelayMs, SIGINT: delaySet ? shutdownDelayMs : 0 },
-      corsOrigins: corsOrigins(settings),
       timeouts: { headersMs, requestMs, keepAliveMs: settings.integer('KEEP_ALIVE_TIMEOUT_MS', 65_000, 1, 600_000) },
     } as AppConfig);
   }
@@ -146,53 +139,6 @@ function baseUrl(settings: Settings, name: string): string | undefined {
     throw new ConfigError(name, `must be an http(s) URL whose path ends in ${API_PREFIX} (got "${value}")`);
   }
   return `${url.origin}${path}`;
-}
-
-/** Files kept free of connections: the database and its WAL, the log, outgoing connections, a margin. */
-const FILES_BESIDES_CONNECTIONS = 64;
-
-/**
- * `MAX_CONNECTIONS`, which must leave room below the open-file limit: past
- * that limit every new connection fails, health checks included. By default
- * the limit less that room, at most 10,000 (1,000 where the limit is unknown).
- */
-function maxConnections(settings: Settings, fileLimit: number | undefined): number {
-  const ceiling = fileLimit === undefined ? 1_000_000 : fileLimit - FILES_BESIDES_CONNECTIONS;
-  if (ceiling < 16) {
-    throw new ConfigError(
-      'MAX_CONNECTIONS',
-      `cannot be served: the open-file limit is ${fileLimit}; raise it (ulimit -n)`,
-    );
-  }
-  const fallback = fileLimit === undefined ? 1_000 : Math.min(10_000, ceiling);
-  const value = settings.text('MAX_CONNECTIONS');
-  if (value !== undefined && /^\d+$/.test(value) && Number(value) > ceiling && fileLimit !== undefined) {
-    throw new ConfigError(
-      'MAX_CONNECTIONS',
-      `must leave ${FILES_BESIDES_CONNECTIONS} of the ${fileLimit} files this process may open (ulimit -n) free: at most ${ceiling} (got "${value}")`,
-    );
-  }
-  return settings.integer('MAX_CONNECTIONS', fallback, 16, ceiling);
-}
-
-function corsOrigins(settings: Settings): string[] {
-  const origins = settings.list('CORS_ORIGINS');
-  if (origins.includes('*')) {
-    if (origins.length > 1) throw new ConfigError('CORS_ORIGINS', 'must be * alone or a list of origins');
-    return origins;
-  }
-  for (const origin of origins) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || parsed.origin !== origin) {
-      throw new ConfigError('CORS_ORIGINS', `entries must be origins like https://app.example.com (got "${origin}")`);
-    }
-  }
-  return origins;
 }
 
 /** Names proxy-addr understands besides addresses and CIDR ranges. */

@@ -14,7 +14,7 @@ const REGISTRIES = new WeakMap<Server, OpenConnections>();
 
 /**
  * The open connections of a server, and when a byte last moved on each: the
- * one registry that connection shedding (pipeline/connection-limit.ts) and
+ * one registry that connection shedding (the connection-limits library) and
  * the shutdown (graceful-shutdown.ts) read.
  */
 export class OpenConnections implements Iterable<Socket> {

@@ -1,23 +1,20 @@
 import type { Server } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { ErrorFilter } from '../http/error.filter';
 import { RequestValidationPipe } from '../http/validation.pipe';
 import { Draining } from '../lifecycle/draining';
 import { appLoggerOf } from '../logging/app-logger';
-import { RefusalLog } from '../logging/refusal-log';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
 import { Authenticator, authenticate } from './authenticate';
 import { closeWhenDraining } from './close-when-draining';
-import { limitConnections } from './connection-limit';
-import { MAX_WAITING_REQUESTS, limitPipelining } from './pipelining-limit';
-import { allowCrossOrigin } from './cors';
 import { countRequest } from './count-request';
 import { limitCallers } from './limit-callers';
 import { CallerLimit } from '../http/caller-limit';
+import { ConnectionGuard } from '../http/connection-guard';
+import { CrossOriginAccess } from '../http/cross-origin-access';
 import { optionalProvider } from '../http/optional-provider';
 import { sendDeprecationHeaders } from './deprecation-headers';
 import { sendContinue } from './expect-continue';
@@ -48,11 +45,9 @@ export function installRequestPipeline(
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   declareRequestState(fastify);
 
-  // 1. The connection: at most MAX_CONNECTIONS open at once; past 90 %, idle and stalled ones are shed; at most
-  //    MAX_WAITING_REQUESTS on each, pipelined ones and unread answers included.
-  const server = app.getHttpServer() as Server;
-  limitConnections(server, config.maxConnections);
-  limitPipelining(server, closedForPipelining(appLoggerOf(config)));
+  // 1. The connection, before any request is read: the bounds on how many are open and on the requests waiting on
+  //    each (the connection-limits library).
+  optionalProvider(app, ConnectionGuard)?.guard(app.getHttpServer() as Server);
 
   // 2. The request line and headers have arrived; nothing of the body is read yet. With tracing on, its span starts
   //    first and is current through every step until the body is read, and again for the handler.
@@ -66,8 +61,9 @@ export function installRequestPipeline(
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);
   fastify.addHook('onRequest', sendDeprecationHeaders);
-  // CORS_ORIGINS: @fastify/cors adds its own onRequest step when the application boots, so after these.
-  if (config.corsOrigins.length > 0) allowCrossOrigin(app, config);
+  // CORS (the cors library, when CORS_ORIGINS is set): @fastify/cors adds its own onRequest step when the application
+  // boots, so after these.
+  optionalProvider(app, CrossOriginAccess)?.allow(app);
 
   // 3. Before the body: who is calling, and may they call again this minute.
   fastify.addHook('preParsing', authenticate(authenticatorOf(app)));
@@ -93,18 +89,6 @@ export function installRequestPipeline(
   fastify.addHook('onResponse', logRequest(appLoggerOf(config)));
   if (tracing) fastify.addHook('onResponse', endTrace(tracing));
   if (config.metrics) fastify.addHook('onResponse', countRequest(app.get(MetricsService)));
-}
-
-/** One line (bounded with the refusals') for a connection closed for the requests waiting on it. */
-function closedForPipelining(logger: Logger): () => void {
-  const refusals = RefusalLog.of(logger);
-  return () => {
-    if (!refusals.admits('pipelining')) return;
-    logger.warn(
-      { context: 'Connections' },
-      `closed a connection with more than ${MAX_WAITING_REQUESTS} requests waiting on it (pipelined, their answers unread)`,
-    );
-  };
 }
 
 /** The auth module's authenticator: without one, every route would be open, so the service does not start. */

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { expectRefusalNaming } from '@test/support/config-errors';
+import { Settings } from '@app/platform';
+import { ConnectionLimitsSettings } from './connection-limits.settings';
+import { openFileLimit } from './open-file-limit';
+
+/** The settings of `env` where the open-file limit is `fileLimit` (`undefined`: the system does not say). */
+const of = (env: Record<string, string>, fileLimit: number | undefined) =>
+  ConnectionLimitsSettings.of(new Settings(env), () => fileLimit);
+
+describe('ConnectionLimitsSettings', () => {
+  it('defaults to the open-file limit less 64, at most 10,000 (1,000 where the limit is unknown)', () => {
+    const limit = openFileLimit();
+    expect(ConnectionLimitsSettings.of(new Settings({})).maxConnections).toBe(
+      limit === undefined ? 1_000 : Math.min(10_000, limit - 64),
+    );
+    expect({ ...of({}, 1024) }).toEqual({ maxConnections: 960 });
+    expect({ ...of({}, 1_048_576) }).toEqual({ maxConnections: 10_000 });
+    expect({ ...of({}, undefined) }).toEqual({ maxConnections: 1_000 });
+  });
+
+  it('reads MAX_CONNECTIONS', () => {
+    expect({ ...of({ MAX_CONNECTIONS: '500' }, 1024) }).toEqual({ maxConnections: 500 });
+  });
+
+  it('says how far the open-file limit allows', () => {
+    expect(() => of({ MAX_CONNECTIONS: '1000' }, 1024)).toThrow(
+      'MAX_CONNECTIONS must leave 64 of the 1024 files this process may open (ulimit -n) free: at most 960 (got "1000")',
+    );
+    expect(() => of({}, 64)).toThrow(
+      'MAX_CONNECTIONS cannot be served: the open-file limit is 64; raise it (ulimit -n)',
+    );
+  });
+
+  it.each([[{ MAX_CONNECTIONS: '8' }], [{ MAX_CONNECTIONS: 'lots' }], [{ MAX_CONNECTIONS: '99999999' }]])(
+    'refuses %j, naming MAX_CONNECTIONS',
+    (env) => expectRefusalNaming(() => of(env, 1024), 'MAX_CONNECTIONS'),
+  );
+});

@@ -1,0 +1,1 @@
+export { ConnectionLimitsModule } from './connection-limits.module';

@@ -1,0 +1,1 @@
+export { CorsModule } from './cors.module';
