@@ -1,3 +1,5 @@
+// First: the modules imported after it are compiled through Node's compile cache.
+import './compile-cache';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import {
