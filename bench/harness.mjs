@@ -250,6 +250,7 @@ export async function load(proc, scenario, seconds, key = KEY) {
   return {
     cpuUs: ((cpuSeconds(proc.child.pid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total),
     rps: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,

@@ -1,11 +1,13 @@
 // npm run bench:profile [scenario]: runs the built service under `node --cpu-prof`
 // with one benchmark scenario for 5 s, then prints the functions that cost
 // the most CPU (self time), grouped by package. The .cpuprofile is kept in
-// bench/.work/ for Chrome DevTools. BENCH_TRACING=<ratio>: with tracing on,
-// that share of the traces sampled, exported to a sink (otlp-sink.mjs), and
-// the CPU of tracing's own code per request (the SDK, libs/tracing, its
-// pipeline step and SQL spans): a figure this machine's spread between two
-// processes of one build (up to 15 % of the total) does not blur.
+// bench/.work/ for Chrome DevTools, and the CPU per request of each
+// feature's own code (its files and its packages; not what it makes Node do,
+// such as writing its log line or checking its headers): a figure that the
+// spread between two processes of one build (up to 15 % of the total on a
+// small machine, decision 0024) does not blur. BENCH_TRACING=<ratio>: with
+// tracing on, that share of the traces sampled, exported to a sink
+// (otlp-sink.mjs).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -48,16 +50,26 @@ const self = new Map();
 for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + dt);
 const byFunction = new Map();
 const byPackage = new Map();
-let total = 0;
-let tracingTime = 0;
 let busy = 0;
-const TRACING_CODE = /node_modules\/@opentelemetry\/|\/dist\/libs\/tracing\/|\/trace-request\.js$|\/sql-spans\.js$/;
+/** Where each feature's own code lives, in the built service and in node_modules. */
+const FEATURES = {
+  'the log line': /node_modules\/(pino|sonic-boom|fast-redact|quick-format-unescaped)\/|\/pipeline\/log-request\.js$/,
+  metrics: /node_modules\/prom-client\/|\/pipeline\/count-request\.js$|\/metrics\/metrics\.service\.js$/,
+  'security headers': /\/pipeline\/security-headers\.js$/,
+  authentication: /\/dist\/libs\/auth\/|\/pipeline\/authenticate\.js$/,
+  validation: /node_modules\/(class-validator|class-transformer|validator|libphonenumber-js)\/|\/validation\.pipe\.js$/,
+  'rate limit': /\/dist\/libs\/rate-limit\/|\/pipeline\/limit-callers\.js$/,
+  idempotency: /\/dist\/libs\/idempotency\//,
+  tracing: /node_modules\/@opentelemetry\/|\/dist\/libs\/tracing\/|\/trace-request\.js$|\/sql-spans\.js$/,
+};
+const featureTime = new Map(Object.keys(FEATURES).map((name) => [name, 0]));
 for (const node of profile.nodes) {
   const time = self.get(node.id) ?? 0;
-  total += time;
   const { functionName, url: source, lineNumber } = node.callFrame;
-  if (TRACING_CODE.test(source)) tracingTime += time;
-  if (functionName !== '(idle)') busy += time;
+  if (functionName === '(idle)') continue;
+  busy += time;
+  for (const [name, where] of Object.entries(FEATURES))
+    if (where.test(source)) featureTime.set(name, featureTime.get(name) + time);
   const where = source.includes('node_modules/')
     ? source
         .split('node_modules/')
@@ -76,14 +88,15 @@ const top = (map, n) =>
   [...map]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
-    .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
+    .map(([k, v]) => `${((100 * v) / busy).toFixed(1).padStart(5)}%  ${k}`)
     .join('\n');
-if (ratio !== undefined) {
-  const requests = result.rps * 5;
-  console.log(
-    `\ntracing's own code: ${(tracingTime / requests).toFixed(1)} µs per request, ${((100 * tracingTime) / busy).toFixed(1)} % of the busy CPU`,
-  );
-}
+const features = [...featureTime]
+  .map(([name, time]) => {
+    const perRequest = time / result.requests;
+    return `${perRequest.toFixed(1).padStart(6)} µs ${((100 * perRequest) / result.cpuUs).toFixed(1).padStart(5)}%  ${name}`;
+  })
+  .join('\n');
+console.log(`\neach feature's own code, per request (share of the CPU per request above):\n${features}`);
 console.log(
-  `\nby package:\n${top(byPackage, 20)}\n\nby function:\n${top(byFunction, 30)}\n\nprofile: bench/.work/${file}`,
+  `\nby package (share of the busy CPU):\n${top(byPackage, 20)}\n\nby function:\n${top(byFunction, 30)}\n\nprofile: bench/.work/${file}`,
 );
