@@ -29,6 +29,7 @@ export { RequestTracing } from './http/request-tracing';
 export { SharedContract } from './http/shared-contract';
 export { NoQueryParameters, RequestValidationPipe } from './http/validation.pipe';
 export { publicBaseUrlOf } from './http/public-base-url';
+export { pathOf } from './http/request-state';
 export { RouteIndex } from './http/route-index';
 export { Readiness } from './health/readiness';
 export type { ReadinessProbe } from './health/readiness';

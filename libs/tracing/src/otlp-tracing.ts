@@ -31,7 +31,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Counter as PromCounter } from 'prom-client';
-import { RequestTracing, type MetricsService, type ServiceInfo } from '@app/platform';
+import { RequestTracing, pathOf, type MetricsService, type ServiceInfo } from '@app/platform';
 import type { TracingSettings } from './tracing.settings';
 
 /** How long a shutdown waits for the last spans to reach the collector. */
@@ -111,21 +111,14 @@ export class OtlpTracing extends RequestTracing {
     const caller = trace.getSpanContext(parent);
     const traceId = caller?.traceId ?? this.ids.generateTraceId();
     const sampled = this.sampler.shouldSample(parent, traceId, name, SpanKind.SERVER, {}, []).decision;
-    if (sampled === SamplingDecision.NOT_RECORD) {
-      const spanId = this.ids.generateSpanId();
-      request.trace = { trace_id: traceId, span_id: spanId };
-      reply.header('traceresponse', `00-${traceId}-${spanId}-00`);
-      return;
-    }
+    if (sampled === SamplingDecision.NOT_RECORD) return identify(request, reply, traceId, this.ids.generateSpanId(), 0);
     if (caller === undefined) this.decidedTraceId = traceId;
     const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
     const { spanId, traceFlags } = span.spanContext();
-    request.trace = { trace_id: traceId, span_id: spanId };
-    // W3C Trace Context Level 2: the trace this answer belongs to, and whether it was sampled.
-    reply.header('traceresponse', `00-${traceId}-${spanId}-0${traceFlags & 1}`);
+    identify(request, reply, traceId, spanId, traceFlags);
     const attributes: Attributes = {
       'http.request.method': request.method,
-      'url.path': request.url.split('?', 1)[0],
+      'url.path': pathOf(request.url),
       'url.scheme': request.protocol,
       'network.protocol.version': request.raw.httpVersion,
       'client.address': request.ip,
@@ -199,6 +192,15 @@ export class OtlpTracing extends RequestTracing {
     }
     return route;
   }
+}
+
+/**
+ * The ids of a request's span: in its log line (`request.trace`), and in its answer's `traceresponse` (W3C Trace
+ * Context Level 2) with whether the trace was sampled.
+ */
+function identify(request: FastifyRequest, reply: FastifyReply, traceId: string, spanId: string, flags: number): void {
+  request.trace = { trace_id: traceId, span_id: spanId };
+  reply.header('traceresponse', `00-${traceId}-${spanId}-0${flags & 1}`);
 }
 
 function samplerOf({ sampler, ratio }: TracingSettings): Sampler {

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { JSON_CONTENT_TYPE, type ErrorBody } from '../errors/error-body';
 import { PLATFORM_ERROR_CODES as CODES } from '../errors/error-catalogue';
 import { RefusalLog } from '../logging/refusal-log';
-import { requestIdOf } from './request-state';
+import { pathOf, requestIdOf } from './request-state';
 
 /** Records an answer given outside the routes, for the metrics. */
 export type EdgeCounter = (method: string, status: number) => void;
@@ -126,7 +126,7 @@ export class EdgeResponses {
   ) {
     this.count(method, body.status);
     if (!this.logger.isLevelEnabled('info') || !RefusalLog.of(this.logger).admits(body.status)) return;
-    const path = url === undefined ? undefined : url.split('?')[0];
+    const path = url === undefined ? undefined : pathOf(url);
     this.logger.info(
       {
         reqId: id,
