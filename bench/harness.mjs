@@ -154,7 +154,7 @@ function cleanUpOn(signal, status) {
 cleanUpOn('SIGINT', 130);
 cleanUpOn('SIGTERM', 143);
 
-/** Starts a target and measures the time from spawn to its first answered /health/live. */
+/** Starts a target and measures the time from spawn to its first 200 on `GET /v1/pets` (issue 34's "ready"). */
 export async function start(target, db, extraEnv = {}) {
   const port = await freePort();
   const started = performance.now();
@@ -173,8 +173,8 @@ export async function start(target, db, extraEnv = {}) {
   child.once('exit', () => running.delete(child));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    const ok = await fetch(`${url}/health/live`).then(
-      (r) => r.ok,
+    const ok = await fetch(`${url}/v1/pets`, { headers: { authorization: `Bearer ${KEY}` } }).then(
+      (r) => r.arrayBuffer().then(() => r.status === 200),
       () => false,
     );
     if (ok) break;

@@ -104,7 +104,10 @@ const ONLY_FEATURES = process.env.BENCH_FEATURES?.split(',').map((word) => word.
 let otlpSink;
 /** Scenarios run on the 1,000,000-pet database. */
 const BIG = ['list-sold-1M', 'list-sold-1M-deep'];
-const RATIO_TARGETS = ['list', 'get', 'create', 'create-keyed-and-plain', 'mixed'];
+/** Issue 34: the service's rate and CPU per request over the card's bare stack's, at least. */
+const BARE_TARGETS = { list: 0.95, get: 0.95, mixed: 0.95, create: 1.0, 'create-keyed-and-plain': 1.0 };
+/** Issue 34: the service's rate over the same-bytes reference's, at least (the road to 0.9). */
+const REFERENCE_TARGETS = { list: 0.8, get: 0.8, mixed: 0.85 };
 
 /** The headers the service sends on every answer but the ones each answer makes (see serviceHeadersOf). */
 let serviceHeaders = {};
@@ -376,35 +379,48 @@ function report(results, featureResults, ready, rss) {
   });
   const peak = Object.fromEntries(TARGET_NAMES.map((name) => [name, Math.max(...rss[name])]));
   const readyMs = Object.fromEntries(TARGET_NAMES.map((name) => [name, median(ready[name])]));
-  const sold1k = rows.find((r) => r.scenario === 'list-sold-1k').service.rps;
-  const sold1M = rows.find((r) => r.scenario === 'list-sold-1M').service.rps;
-  const deep1M = rows.find((r) => r.scenario === 'list-sold-1M-deep').service.rps;
-  const create = rows.find((r) => r.scenario === 'create');
-  const mix = rows.find((r) => r.scenario === 'create-keyed-and-plain');
+  const scenarioRow = (s) => rows.find((r) => r.scenario === s);
+  const sold1k = scenarioRow('list-sold-1k').service.rps;
+  const sold1M = scenarioRow('list-sold-1M').service.rps;
+  const deep1M = scenarioRow('list-sold-1M-deep').service.rps;
+  const create = scenarioRow('create');
+  const mix = scenarioRow('create-keyed-and-plain');
+  // Issue 34's targets, every feature on at LOG_LEVEL=info: the service at the cost of the card's bare stack (in rate
+  // and in CPU per request), near the same-bytes reference, and the structural ones of the issues before it.
+  const both = (row) => Math.min(row.serviceToBare, row.cpu.bareToService);
   const checks = [
-    ...RATIO_TARGETS.map((s) => [
-      `${s}: service/reference >= 0.9`,
-      rows.find((r) => r.scenario === s).ratio >= 0.9,
-      rows.find((r) => r.scenario === s).ratio.toFixed(2),
+    ...Object.entries(BARE_TARGETS).map(([s, least]) => [
+      `${s}: service/bare >= ${least.toFixed(2)} in rate and in CPU per request`,
+      both(scenarioRow(s)) >= least,
+      `${scenarioRow(s).serviceToBare.toFixed(2)} and ${scenarioRow(s).cpu.bareToService.toFixed(2)}`,
+    ]),
+    ...Object.entries(REFERENCE_TARGETS).map(([s, least]) => [
+      `${s}: service/reference >= ${least.toFixed(2)}`,
+      scenarioRow(s).ratio >= least,
+      scenarioRow(s).ratio.toFixed(2),
     ]),
     [
-      "service p99 <= reference's p99 + 3 ms in every scenario",
-      rows.every((r) => r.service.p99 <= r.reference.p99 + 3),
-      `worst ${Math.max(...rows.map((r) => r.service.p99 - r.reference.p99))} ms over`,
+      "service p99 <= the bare stack's p99 + 2 ms in every scenario",
+      rows.every((r) => r.service.p99 <= r.bare.p99 + 2),
+      `worst ${Math.max(...rows.map((r) => r.service.p99 - r.bare.p99))} ms over`,
     ],
+    [
+      "service peak RSS <= the reference's peak + 20 MB",
+      peak.service <= peak.reference + 20,
+      `${peak.service.toFixed(0)} MB against ${peak.reference.toFixed(0)} MB`,
+    ],
+    ['ready within 1 s of start (first 200 on /v1/pets)', readyMs.service <= 1000, `${readyMs.service.toFixed(0)} ms`],
     [
       'keyed and plain creates together >= 0.8 x plain creates alone (service)',
       mix.service.rps >= 0.8 * create.service.rps,
       (mix.service.rps / create.service.rps).toFixed(2),
     ],
-    ['service peak RSS <= 140 MB', peak.service <= 140, `${peak.service.toFixed(0)} MB`],
     ['list status=sold at 1M >= 0.9 x at 1k', sold1M >= 0.9 * sold1k, (sold1M / sold1k).toFixed(2)],
     [
       'deep page walk (Link rel=next) at 1M >= 0.9 x list status=sold at 1k',
       deep1M >= 0.9 * sold1k,
       (deep1M / sold1k).toFixed(2),
     ],
-    ['ready within 1 s of start', readyMs.service <= 1000, `${readyMs.service.toFixed(0)} ms`],
     [
       'no errors or non-2xx answers under load',
       rows.every((r) => r.service.errors === 0),
