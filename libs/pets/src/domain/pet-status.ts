@@ -17,7 +17,7 @@ export class PetStatus {
 
   /** The status named `raw`; anything but the three values is refused. */
   static from(raw: string): PetStatus {
-    const status = PetStatus.all.find((candidate) => candidate.value === raw);
+    const status = BY_VALUE.get(raw);
     if (!status) throw new InvalidPetError(`status must be one of ${PET_STATUS_VALUES.join(', ')}`);
     return status;
   }
@@ -26,3 +26,5 @@ export class PetStatus {
     return this.value;
   }
 }
+
+const BY_VALUE: ReadonlyMap<string, PetStatus> = new Map(PetStatus.all.map((status) => [status.value, status]));
