@@ -1,1 +1,1 @@
-{ "dependsOn": ["database"] }
+{ "dependsOn": ["database", "validation"] }

@@ -268,7 +268,7 @@ describe('npm run generate:module', () => {
       const orders = await generate('orders', '--path', 'store/orders', '--depends-on', 'pets');
       expect(orders.status, orders.output).toBe(0);
       expect(readFileSync(join(copy, 'libs/orders/module.json'), 'utf8')).toBe(
-        '{ "dependsOn": ["database", "pets"] }\n',
+        '{ "dependsOn": ["database", "validation", "pets"] }\n',
       );
       expect(readFileSync(join(copy, 'libs/orders/src/domain/pet-catalog.port.ts'), 'utf8')).toContain(
         [
@@ -300,7 +300,7 @@ describe('npm run generate:module', () => {
       edit(
         'libs/orders/src/http/dto/create-order.dto.ts',
         "import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';",
-        "import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';\nimport { IsInt64 } from '@app/platform';",
+        "import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';\nimport { IsInt64 } from '@app/validation';",
       );
       edit(
         'libs/orders/src/application/orders.service.ts',

@@ -6,13 +6,14 @@ import { DatabaseModule } from '@app/database';
 import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
 import { RateLimitModule } from '@app/rate-limit';
 import { TracingModule } from '@app/tracing';
+import { ValidationModule } from '@app/validation';
 import { FEATURES } from './features';
 import { PETSTORE_SERVICE } from './service-info';
 
 /**
  * The composition root: the features' settings checked, then the platform core, the capability libraries (the
- * connection limits, CORS, tracing, the database, rate limiting; idempotency comes in with the features, as it
- * brings a table) and the features.
+ * connection limits, CORS, tracing, request validation, the database, rate limiting; idempotency comes in with the
+ * features, as it brings a table) and the features.
  */
 @Module({})
 export class AppModule {
@@ -27,6 +28,7 @@ export class AppModule {
         ConnectionLimitsModule.forRoot(config),
         CorsModule.forRoot(config),
         TracingModule.forRoot(config),
+        ValidationModule,
         DatabaseModule.forRoot(config, features),
         RateLimitModule.forRoot(config),
         ...modules,

@@ -2,7 +2,8 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { IdempotencyStore } from './idempotency-store';
-import { AppError, PLATFORM_ERROR_CODES, RequestValidationPipe } from '@app/platform';
+import { AppError, PLATFORM_ERROR_CODES } from '@app/platform';
+import { RequestValidationPipe } from '@app/validation';
 
 /** 1 to 255 visible ASCII characters (a repeated header arrives joined with ", ", so it fails too). */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;

@@ -10,7 +10,6 @@ import { HealthController } from './health/health.controller';
 import { Readiness } from './health/readiness';
 import { SharedContract } from './http/shared-contract';
 import { RouteIndex } from './http/route-index';
-import { RequestValidationPipe } from './http/validation.pipe';
 import { Draining } from './lifecycle/draining';
 import { APP_LOGGER, appLoggerOf } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
@@ -19,8 +18,7 @@ import { MetricsService } from './metrics/metrics.service';
 /**
  * The services every feature relies on: the validated configuration, logs,
  * metrics, health checks (and the ports capabilities register their probes
- * and failures through), request validation, the one
- * error filter, and the drain that graceful shutdown starts. The
+ * and failures through), the one error filter, and the drain that graceful shutdown starts. The
  * request pipeline (pipeline/request-pipeline.ts) puts them to work on each
  * request, for the e2e tests exactly as in production (both go through
  * createHttpApplication).
@@ -43,9 +41,8 @@ export class PlatformModule {
           inject: [HttpAdapterHost],
           useFactory: (host: HttpAdapterHost) => RouteIndex.watch(host.httpAdapter.getInstance<FastifyInstance>()),
         },
-        // The request pipeline registers these two globally (pipeline/request-pipeline.ts).
+        // The request pipeline registers it globally (pipeline/request-pipeline.ts).
         ErrorFilter,
-        RequestValidationPipe,
         MetricsService,
         Readiness,
         FailureTranslators,
@@ -62,8 +59,6 @@ export class PlatformModule {
         FailureTranslators,
         SharedContract,
         RouteIndex,
-        // The idempotency interceptor, in a feature's module, validates with it.
-        RequestValidationPipe,
       ],
     };
   }

@@ -10,12 +10,11 @@ import {
   API_PREFIX,
   ApiErrorResponses,
   Deprecated,
-  IntegerIdPipe,
-  NoQueryParameters,
   Responds,
   setCreatedLocation,
   setNextPageLink,
 } from '@app/platform';
+import { IntegerIdPipe, NoQueryParameters } from '@app/validation';
 import type { FastifyReply } from 'fastify';
 import { MAX_PAGE_SIZE, PetsService } from '../application/pets.service';
 import { PetNotFoundError } from '../domain/pet.errors';

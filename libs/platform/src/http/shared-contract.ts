@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import type { AppError } from '../errors/app-error';
 import { STATUS_OF_KIND } from '../errors/error-catalogue';
 
@@ -7,9 +8,10 @@ import { STATUS_OF_KIND } from '../errors/error-catalogue';
  * created, before the first request: the request headers it reads (a browser
  * may send them; one read `once` is refused when given twice), the answer
  * headers it sends (a browser's script may read them), and the errors it may
- * answer any operation with (the document lists them on every operation).
- * Idempotency, rate limiting, auth and the database fill it; CORS, the header
- * check and the OpenAPI document read it.
+ * answer any operation with (the document lists them on every operation),
+ * and what it says in the document. Idempotency, rate limiting, auth, the
+ * database and validation fill it; CORS, the header check and the OpenAPI
+ * document read it.
  */
 @Injectable()
 export class SharedContract {
@@ -18,6 +20,8 @@ export class SharedContract {
   readonly answerHeaders = new Set<string>();
   /** The errors of each shared status, the first given its example. */
   readonly errors = new Map<number, AppError[]>();
+  /** Applied to the OpenAPI document once it is built, in the order given. */
+  readonly documentEdits: Array<(document: OpenAPIObject) => void> = [];
 
   reads(name: string, { once = false } = {}): this {
     this.requestHeaders.add(name);
@@ -27,6 +31,11 @@ export class SharedContract {
 
   sends(...names: string[]): this {
     for (const name of names) this.answerHeaders.add(name);
+    return this;
+  }
+
+  describes(edit: (document: OpenAPIObject) => void): this {
+    this.documentEdits.push(edit);
     return this;
   }
 

@@ -7,7 +7,6 @@ import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../config/api-prefix';
 import { CallerLimit, type HeaderDoc } from '../http/caller-limit';
-import { INT64_MAX, INT64_MIN } from '../http/integer-id.pipe';
 import { optionalProvider } from '../http/optional-provider';
 import { pathOf } from '../http/request-state';
 import { SharedContract } from '../http/shared-contract';
@@ -72,50 +71,21 @@ export function buildOpenApiDocument(
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
   const limitHeaders = optionalProvider(app, CallerLimit)?.headers ?? {};
-  const sharedErrors = app.get(SharedContract).errors;
+  const shared = app.get(SharedContract);
   const tags = new Set<string>();
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
       if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
-        addSharedResponses(operation, sharedErrors);
+        addSharedResponses(operation, shared.errors);
         describeDeprecation(operation);
         describeCommonHeaders(operation, limitHeaders);
-        closeRequestBody(operation, document);
         for (const tag of (operation as { tags?: string[] }).tags ?? []) tags.add(tag);
       }
     }
   }
   document.tags = [...tags].sort().map((name) => ({ name }));
-  stateInt64Bounds(document);
+  for (const edit of shared.documentEdits) edit(document);
   return document;
-}
-
-/** JSON.rawJSON (Node 22): a number written with exactly these digits, which a double cannot hold. */
-const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
-
-const INT64_NOTE =
-  'An int64: values past 2^53 (9007199254740992) are written with their exact digits, which a JavaScript client reads exactly only with a JSON parser that keeps big integers (JSON.parse rounds them).';
-
-/**
- * Every int64 schema states the range the service enforces: where a DTO gives
- * no bound of its own, the int64 one, written with its exact digits; and where
- * the range passes 2^53, a note for JavaScript clients.
- */
-function stateInt64Bounds(value: unknown): void {
-  if (Array.isArray(value)) return value.forEach(stateInt64Bounds);
-  if (typeof value !== 'object' || value === null) return;
-  const schema = value as Record<string, unknown>;
-  if (
-    schema.type === 'integer' &&
-    schema.format === 'int64' &&
-    (schema.maximum === undefined || schema.minimum === undefined)
-  ) {
-    schema.minimum ??= rawJson(String(INT64_MIN));
-    schema.maximum ??= rawJson(String(INT64_MAX));
-    schema.description = schema.description ? `${String(schema.description)} ${INT64_NOTE}` : INT64_NOTE;
-    return;
-  }
-  Object.values(schema).forEach(stateInt64Bounds);
 }
 
 const REQUEST_ID_HEADER = {
@@ -157,18 +127,6 @@ function describeCommonHeaders(
     const limited = !BEFORE_CALLER_LIMIT.has(status);
     response.headers = { ...response.headers, ...REQUEST_ID_HEADER, ...(limited ? limitHeaders : {}) };
   }
-}
-
-/**
- * The validation pipe refuses properties a body DTO does not declare: say so
- * in its schema (`additionalProperties: false`), for generated clients and
- * schema-driven testers.
- */
-function closeRequestBody(operation: Record<string, unknown>, document: OpenAPIObject): void {
-  const body = operation.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
-  const ref = body?.content?.['application/json']?.schema?.$ref;
-  const schema = ref ? document.components?.schemas?.[ref.split('/').pop()!] : undefined;
-  if (schema && !('$ref' in schema)) schema.additionalProperties = false;
 }
 
 /** An operation declared `@Deprecated()`: marked deprecated, with its headers on every response. */

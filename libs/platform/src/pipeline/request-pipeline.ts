@@ -3,7 +3,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { ErrorFilter } from '../http/error.filter';
-import { RequestValidationPipe } from '../http/validation.pipe';
 import { Draining } from '../lifecycle/draining';
 import { appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
@@ -76,11 +75,10 @@ export function installRequestPipeline(
   parseJsonBodies(fastify);
 
   // 5. Nest, for the route: its interceptors (`@Idempotent()`: the body validated, then the answer recorded in the
-  //    handler's transaction), the validation of every DTO argument, the handler. Whatever any step throws is
+  //    handler's transaction), the global pipe (the validation library's, of every DTO argument), the handler. Whatever any step throws is
   //    answered by the one error filter, in the Error shape.
   if (tracing) fastify.addHook('preHandler', resumeTrace(tracing));
   app.useGlobalFilters(app.get(ErrorFilter));
-  app.useGlobalPipes(app.get(RequestValidationPipe));
 
   // 6. As the answer leaves.
   fastify.addHook('onSend', closeWhenDraining(app.get(Draining)));

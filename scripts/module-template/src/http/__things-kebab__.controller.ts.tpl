@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponses, IntegerIdPipe, NoQueryParameters, Responds, setCreatedLocation } from '@app/platform';
+import { ApiErrorResponses, Responds, setCreatedLocation } from '@app/platform';
+import { IntegerIdPipe, NoQueryParameters } from '@app/validation';
 import type { FastifyReply } from 'fastify';
 import { __Things__Service } from '../application/__things-kebab__.service';
 import { Create__Thing__Dto } from './dto/create-__thing-kebab__.dto';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { INT64_RULE, IsInt64 } from '@app/platform';
+import { INT64_RULE, IsInt64 } from '@app/validation';
 import { IsDefined, IsIn, IsString, ValidateBy, ValidateIf } from 'class-validator';
 import { PET_NAME_DESCRIPTION, PET_NAME_MAX_LENGTH, PET_NAME_PATTERN, petNameProblem } from '../../domain/pet';
 import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { INT64_RULE, IsInt64, parseInt64 } from '@app/platform';
+import { INT64_RULE, IsInt64, parseInt64 } from '@app/validation';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../application/pets.service';
 import { PET_STATUS_VALUES, type PetStatusValue } from '../../domain/pet-status';
 

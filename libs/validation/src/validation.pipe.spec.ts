@@ -1,6 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors/app-error';
+import { AppError } from '@app/platform';
 import { RequestValidationPipe } from './validation.pipe';
 
 /** A body that takes no property yet, as a bare generated module's is. */

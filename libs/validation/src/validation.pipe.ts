@@ -1,7 +1,6 @@
 import { Injectable, ValidationPipe, type ArgumentMetadata, type ExecutionContext } from '@nestjs/common';
 import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
-import { AppError } from '../errors/app-error';
-import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+import { AppError, PLATFORM_ERROR_CODES } from '@app/platform';
 import { bodyTypeOf } from './body-type';
 import { NOT_DTOS, NO_PROPERTIES, declaredProperties, isPlainObject, unknownProperty } from './dto-properties';
 

@@ -1,7 +1,6 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { ValidateBy } from 'class-validator';
-import { AppError } from '../errors/app-error';
-import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+import { AppError, PLATFORM_ERROR_CODES } from '@app/platform';
 
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;

@@ -1,0 +1,4 @@
+export { IsDateTime, parseDateTime } from './date-time';
+export { INT64_RULE, IntegerIdPipe, IsInt64, parseInt64 } from './integer-id.pipe';
+export { NoQueryParameters, RequestValidationPipe } from './validation.pipe';
+export { ValidationModule } from './validation.module';
