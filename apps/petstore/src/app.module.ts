@@ -5,6 +5,7 @@ import { CorsModule } from '@app/cors';
 import { DatabaseModule } from '@app/database';
 import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
 import { RateLimitModule } from '@app/rate-limit';
+import { SecurityHeadersModule } from '@app/security-headers';
 import { TracingModule } from '@app/tracing';
 import { ValidationModule } from '@app/validation';
 import { FEATURES } from './features';
@@ -12,8 +13,8 @@ import { PETSTORE_SERVICE } from './service-info';
 
 /**
  * The composition root: the features' settings checked, then the platform core, the capability libraries (the
- * connection limits, CORS, tracing, request validation, the database, rate limiting; idempotency comes in with the
- * features, as it brings a table) and the features.
+ * connection limits, security headers, CORS, tracing, request validation, the database, rate limiting; idempotency
+ * comes in with the features, as it brings a table) and the features.
  */
 @Module({})
 export class AppModule {
@@ -26,6 +27,7 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot(config, PETSTORE_SERVICE),
         ConnectionLimitsModule.forRoot(config),
+        SecurityHeadersModule.forRoot(config),
         CorsModule.forRoot(config),
         TracingModule.forRoot(config),
         ValidationModule,

@@ -24,6 +24,7 @@ export { CallerLimit } from './http/caller-limit';
 export { ConnectionGuard } from './http/connection-guard';
 export { CrossOriginAccess } from './http/cross-origin-access';
 export { RequestTracing } from './http/request-tracing';
+export { SecurityHeaders } from './http/security-headers';
 export { SharedContract } from './http/shared-contract';
 export { publicBaseUrlOf } from './http/public-base-url';
 export { pathOf } from './http/request-state';

@@ -52,7 +52,6 @@ describe('AppConfig.fromEnvironment', () => {
       KEEP_ALIVE_TIMEOUT_MS: '61000',
       TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback',
       METRICS: 'off',
-      SECURITY_HEADERS: 'off',
     });
     expect({ ...config }).toEqual({
       nodeEnv: 'production',
@@ -68,7 +67,6 @@ describe('AppConfig.fromEnvironment', () => {
       timeouts: { headersMs: 5000, requestMs: 20000, keepAliveMs: 61000 },
       trustProxy: ['10.0.0.0/8', '192.168.1.7', 'loopback'],
       metrics: false,
-      securityHeaders: false,
       settings: expect.any(Settings),
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -98,7 +96,6 @@ describe('AppConfig.fromEnvironment', () => {
     [{ TRUST_PROXY: '10.0.0.1,proxy.internal' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '101' }, 'TRUST_PROXY'],
     [{ METRICS: 'false' }, 'METRICS'],
-    [{ SECURITY_HEADERS: 'no' }, 'SECURITY_HEADERS'],
   ])('refuses %j, naming %s', (env, variable) => {
     expectRefusalNaming(() => AppConfig.fromEnvironment(env), variable);
   });
@@ -114,9 +111,9 @@ describe('AppConfig.fromEnvironment', () => {
     expect(AppConfig.fromEnvironment({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
-  it('defaults metrics and security headers to on', () => {
+  it('defaults metrics to on', () => {
     const config = AppConfig.fromEnvironment({});
-    expect([config.metrics, config.securityHeaders]).toEqual([true, true]);
+    expect(config.metrics).toBe(true);
   });
 
   it("knows no library's variables, but keeps them for the libraries to read", () => {

@@ -55,8 +55,6 @@ export class AppConfig {
   readonly trustProxy: boolean | number | readonly string[];
   /** Whether requests are counted and `/metrics` is served. */
   readonly metrics: boolean;
-  /** Whether the service sends security headers itself (off only behind a gateway that adds them). */
-  readonly securityHeaders: boolean;
   /** The environment this was read from, for each library to read its own variables. */
   readonly settings: Settings;
 
@@ -92,7 +90,6 @@ export class AppConfig {
       trustProxy: trustProxy(settings),
       settings,
       metrics: settings.oneOf('METRICS', ON_OFF, 'on') === 'on',
-      securityHeaders: settings.oneOf('SECURITY_HEADERS', ON_OFF, 'on') === 'on',
       nodeEnv,
       host,
       port,

@@ -36,11 +36,10 @@ function bodyOfClientError(error: NodeJS.ErrnoException): ErrorBody {
 export class EdgeResponses {
   private count: EdgeCounter = () => undefined;
   private methods: () => string[] = () => [];
+  /** The API's security headers, once a capability provides them. */
+  securityHeaders: Readonly<Record<string, string>> = {};
 
-  constructor(
-    private readonly securityHeaders: Readonly<Record<string, string>>,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly logger: Logger) {}
 
   countWith(counter: EdgeCounter): void {
     this.count = counter;

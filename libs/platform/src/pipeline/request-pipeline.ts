@@ -27,7 +27,8 @@ import { endTrace, resumeTrace, traceRequest } from './trace-request';
 import { RequestTracing } from '../http/request-tracing';
 import { declareRequestState } from '../http/request-state';
 import { SharedContract } from '../http/shared-contract';
-import { sendSecurityHeaders, hasSecurityHeaders, type SecurityHeaders } from './security-headers';
+import { SecurityHeaders } from '../http/security-headers';
+import { sendSecurityHeaders } from './send-security-headers';
 
 /**
  * The request pipeline: every step a request passes through, registered here
@@ -36,11 +37,7 @@ import { sendSecurityHeaders, hasSecurityHeaders, type SecurityHeaders } from '.
  * ends it: the error filter answers in the Error shape, and the steps from
  * "as the answer leaves" on still run.
  */
-export function installRequestPipeline(
-  app: NestFastifyApplication,
-  config: AppConfig,
-  securityHeaders: SecurityHeaders,
-): void {
+export function installRequestPipeline(app: NestFastifyApplication, config: AppConfig): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   declareRequestState(fastify);
 
@@ -53,7 +50,9 @@ export function installRequestPipeline(
   const tracing = optionalProvider(app, RequestTracing);
   if (tracing) fastify.addHook('onRequest', traceRequest(tracing));
   fastify.addHook('onRequest', sendRequestId);
-  if (hasSecurityHeaders(securityHeaders)) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
+  // The security-headers library's, unless SECURITY_HEADERS=off.
+  const securityHeaders = optionalProvider(app, SecurityHeaders);
+  if (securityHeaders) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
   // MANAGEMENT_PORT: health and metrics there alone, everything else on the API's port alone.
   if (config.management) fastify.addHook('onRequest', servesOnlyItsOwnPort);
   fastify.addHook('onRequest', refuseMalformedHeaders(app.get(SharedContract).singleValued));

@@ -16,7 +16,8 @@ import { serveManagementPort } from './management-port';
 import { RouteIndex } from '../http/route-index';
 import { installRequestPipeline } from '../pipeline/request-pipeline';
 import { requestIdOf } from '../http/request-state';
-import { securityHeadersOf } from '../pipeline/security-headers';
+import { optionalProvider } from '../http/optional-provider';
+import { SecurityHeaders } from '../http/security-headers';
 
 /**
  * Creates the Nest application on Fastify with the HTTP settings of the
@@ -28,8 +29,7 @@ export async function createHttpApplication(
   config: AppConfig,
   options: { logger?: LoggerService | false } = {},
 ): Promise<NestFastifyApplication> {
-  const securityHeaders = securityHeadersOf(config);
-  const edge = new EdgeResponses(securityHeaders.api, appLoggerOf(config));
+  const edge = new EdgeResponses(appLoggerOf(config));
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     // Fastify's defaults, stated because the contract depends on them: a body
@@ -51,7 +51,7 @@ export async function createHttpApplication(
     // hook or filter runs: answer those in the contract's shape too.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const body = fastifyErrorBody(error);
-      sendError(reply.headers(securityHeaders.api).header('x-request-id', request.id), body);
+      sendError(reply.headers(edge.securityHeaders).header('x-request-id', request.id), body);
       edge.recordRouterAnswer(request.id, request.method, request.url, body);
     },
     // Slow or stalled clients are cut off without holding the others up. Node
@@ -78,6 +78,7 @@ export async function createHttpApplication(
     logger: options.logger ?? new NestPinoLogger(appLoggerOf(config)),
   });
   edge.countWith(app.get(MetricsService).countUnrouted);
+  edge.securityHeaders = optionalProvider(app, SecurityHeaders)?.api ?? {};
   const routes = app.get(RouteIndex);
   edge.allowWith(() => routes.methods().filter((method) => method !== 'OPTIONS'));
   const server = app.getHttpServer() as Server;
@@ -90,7 +91,7 @@ export async function createHttpApplication(
   if (config.management) {
     serveManagementPort(app.getHttpAdapter().getInstance(), config.management, config, edge, appLoggerOf(config));
   }
-  installRequestPipeline(app, config, securityHeaders);
+  installRequestPipeline(app, config);
   setupOpenApi(app, config, app.get<ServiceInfo>(SERVICE_INFO));
   return app;
 }

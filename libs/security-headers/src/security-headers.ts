@@ -1,13 +1,5 @@
-import type { onRequestHookHandler } from 'fastify';
 import helmet from 'helmet';
-import type { AppConfig } from '../config/app-config';
-import { DOCS_PATH } from '../openapi/openapi';
-
-/** The security headers of every answer: the API's, and the documentation page's. */
-export interface SecurityHeaders {
-  readonly api: Readonly<Record<string, string>>;
-  readonly docs: Readonly<Record<string, string>>;
-}
+import type { SecurityHeaders } from '@app/platform';
 
 /**
  * The API's answers are JSON, never rendered as a page: they carry the set
@@ -18,10 +10,7 @@ export interface SecurityHeaders {
  * bytes of headers per response (docs/decisions/0011-api-security-headers.md).
  * Both are worked out once, at startup (0007).
  */
-export function securityHeadersOf(config: AppConfig): SecurityHeaders {
-  // SECURITY_HEADERS=off: a gateway in front adds them; none are sent, and no hook runs for them.
-  if (!config.securityHeaders) return Object.freeze({ api: Object.freeze({}), docs: Object.freeze({}) });
-  const hsts = config.nodeEnv === 'production';
+export function securityHeadersOf(hsts: boolean): SecurityHeaders {
   const api: Record<string, string> = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',
@@ -59,17 +48,4 @@ function docsHeadersOf(hsts: boolean): Readonly<Record<string, string>> {
   };
   applyHeaders({} as never, response as never, () => undefined);
   return Object.freeze(headers);
-}
-
-/** Sends the security headers: the documentation page's on `/docs`, the API's on everything else. */
-export function sendSecurityHeaders(headers: SecurityHeaders): onRequestHookHandler {
-  return (request, reply, done) => {
-    reply.headers(request.url.startsWith(DOCS_PATH) ? headers.docs : headers.api);
-    done();
-  };
-}
-
-/** SECURITY_HEADERS=off: a gateway in front adds them, and the step is left out. */
-export function hasSecurityHeaders(headers: SecurityHeaders): boolean {
-  return Object.keys(headers.api).length > 0;
 }

@@ -1,0 +1,1 @@
+export { SecurityHeadersModule } from './security-headers.module';

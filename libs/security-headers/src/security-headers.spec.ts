@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { expectRefusalNaming } from '@test/support/config-errors';
+import { AppConfig } from '@app/platform';
+import { securityHeadersOf } from './security-headers';
+import { SecurityHeadersModule } from './security-headers.module';
+
+const API_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+describe('security headers', () => {
+  it("are the API's set on every answer, with HSTS only when asked", () => {
+    expect(securityHeadersOf(false).api).toEqual(API_HEADERS);
+    expect(securityHeadersOf(true).api).toEqual({
+      ...API_HEADERS,
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    });
+  });
+
+  it("give the documentation page helmet's set (test/operations.e2e-spec.ts), with HSTS only when asked", () => {
+    expect(securityHeadersOf(false).docs).not.toHaveProperty('strict-transport-security');
+    expect(securityHeadersOf(true).docs['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  it('are provided in production with HSTS, and not at all with SECURITY_HEADERS=off', () => {
+    const provided = (env: Record<string, string>) =>
+      SecurityHeadersModule.forRoot(AppConfig.fromEnvironment(env)).providers ?? [];
+    expect(provided({ NODE_ENV: 'production' })).toEqual([
+      expect.objectContaining({ useValue: securityHeadersOf(true) }),
+    ]);
+    expect(provided({ SECURITY_HEADERS: 'off' })).toEqual([]);
+  });
+
+  it('refuses SECURITY_HEADERS other than on or off, naming it', () => {
+    expectRefusalNaming(
+      () => SecurityHeadersModule.forRoot(AppConfig.fromEnvironment({ SECURITY_HEADERS: 'no' })),
+      'SECURITY_HEADERS',
+    );
+  });
+});
