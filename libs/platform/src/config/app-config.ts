@@ -31,8 +31,6 @@ export class AppConfig {
   readonly nodeEnv: NodeEnv;
   readonly host: string;
   readonly port: number;
-  /** Where `/health/*` and `/metrics` are served instead of the API's port, when MANAGEMENT_PORT is set. */
-  readonly management?: { readonly host: string; readonly port: number };
   /**
    * This deployment's public base address, ending in `/v1`; when unset, the
    * document's server is the relative `/v1` and the startup line prints the
@@ -69,7 +67,6 @@ export class AppConfig {
     const nodeEnv = settings.oneOf('NODE_ENV', NODE_ENVS, 'development');
     const port = settings.integer('PORT', 3000, 0, 65535);
     const host = settings.text('HOST') ?? '127.0.0.1';
-    const management = managementListener(settings, host, port);
     const publicBase = baseUrl(settings, 'PUBLIC_BASE_URL');
     const headersMs = settings.integer('HEADERS_TIMEOUT_MS', 10_000, 1, 600_000);
     const requestMs = settings.integer('REQUEST_TIMEOUT_MS', 30_000, 1, 600_000);
@@ -93,7 +90,6 @@ export class AppConfig {
       nodeEnv,
       host,
       port,
-      management,
       publicBaseUrl: publicBase,
       servers: {
         production: baseUrl(settings, 'PRODUCTION_BASE_URL') ?? publicBase,
@@ -106,20 +102,6 @@ export class AppConfig {
       timeouts: { headersMs, requestMs, keepAliveMs: settings.integer('KEEP_ALIVE_TIMEOUT_MS', 65_000, 1, 600_000) },
     } as AppConfig);
   }
-}
-
-/** MANAGEMENT_PORT and MANAGEMENT_HOST (which defaults to HOST): unset, health and metrics stay on the API's port. */
-function managementListener(settings: Settings, host: string, port: number): AppConfig['management'] {
-  const managementHost = settings.text('MANAGEMENT_HOST');
-  if (settings.text('MANAGEMENT_PORT') === undefined) {
-    if (managementHost !== undefined) throw new ConfigError('MANAGEMENT_HOST', 'needs MANAGEMENT_PORT');
-    return undefined;
-  }
-  const managementPort = settings.integer('MANAGEMENT_PORT', 0, 0, 65535);
-  if (managementPort === port && port !== 0) {
-    throw new ConfigError('MANAGEMENT_PORT', `must differ from PORT (both ${port})`);
-  }
-  return { host: managementHost ?? host, port: managementPort };
 }
 
 function baseUrl(settings: Settings, name: string): string | undefined {

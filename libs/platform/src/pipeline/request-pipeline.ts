@@ -19,7 +19,7 @@ import { sendDeprecationHeaders } from './deprecation-headers';
 import { sendContinue } from './expect-continue';
 import { parseJsonBodies } from './json-body';
 import { logRequest } from './log-request';
-import { servesOnlyItsOwnPort } from './management-routes';
+import { ManagementListener } from '../http/management-listener';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
@@ -53,8 +53,9 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   // The security-headers library's, unless SECURITY_HEADERS=off.
   const securityHeaders = optionalProvider(app, SecurityHeaders);
   if (securityHeaders) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
-  // MANAGEMENT_PORT: health and metrics there alone, everything else on the API's port alone.
-  if (config.management) fastify.addHook('onRequest', servesOnlyItsOwnPort);
+  // MANAGEMENT_PORT (the management-port library): health and metrics there alone, the rest on the API's port alone.
+  const management = optionalProvider(app, ManagementListener);
+  if (management) fastify.addHook('onRequest', management.servesOnlyItsOwnPort);
   fastify.addHook('onRequest', refuseMalformedHeaders(app.get(SharedContract).singleValued));
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);

@@ -12,7 +12,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from '../http/http-limits';
 import { EdgeResponses } from '../http/edge-responses';
-import { serveManagementPort } from './management-port';
+import { ManagementListener } from '../http/management-listener';
 import { RouteIndex } from '../http/route-index';
 import { installRequestPipeline } from '../pipeline/request-pipeline';
 import { requestIdOf } from '../http/request-state';
@@ -88,9 +88,7 @@ export async function createHttpApplication(
   // has passed authentication and the rate limit (pipeline/expect-continue.ts).
   server.on('checkContinue', (request, response) => server.emit('request', request, response));
 
-  if (config.management) {
-    serveManagementPort(app.getHttpAdapter().getInstance(), config.management, config, edge, appLoggerOf(config));
-  }
+  optionalProvider(app, ManagementListener)?.listen(app.getHttpAdapter().getInstance(), edge);
   installRequestPipeline(app, config);
   setupOpenApi(app, config, app.get<ServiceInfo>(SERVICE_INFO));
   return app;

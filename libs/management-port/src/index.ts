@@ -1,0 +1,1 @@
+export { ManagementPortModule } from './management-port.module';

@@ -1,0 +1,16 @@
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { EdgeResponses } from './edge-responses';
+
+/**
+ * A second listener for monitors (MANAGEMENT_PORT): a port a capability
+ * provides (the management-port library). Its requests take every step of the
+ * request pipeline the API's do; its step serves the monitors' routes
+ * (`@ForMonitors()`) there alone, and everything else on the API's port alone.
+ */
+export abstract class ManagementListener {
+  /** Listens once Fastify is ready, before the API's port, handing its requests to `fastify`; closes with it. */
+  abstract listen(fastify: FastifyInstance, edge: EdgeResponses): void;
+
+  /** The request pipeline's step: a route asked on the wrong port is answered as an unknown one. */
+  abstract readonly servesOnlyItsOwnPort: onRequestHookHandler;
+}
