@@ -3,6 +3,7 @@ import { RouterModule } from '@nestjs/core';
 import { ConnectionLimitsModule } from '@app/connection-limits';
 import { CorsModule } from '@app/cors';
 import { DatabaseModule } from '@app/database';
+import { DeprecationModule } from '@app/deprecation';
 import { ManagementPortModule } from '@app/management-port';
 import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
 import { RateLimitModule } from '@app/rate-limit';
@@ -14,8 +15,8 @@ import { PETSTORE_SERVICE } from './service-info';
 
 /**
  * The composition root: the features' settings checked, then the platform core, the capability libraries (the
- * connection limits, the management port, security headers, CORS, tracing, request validation, the database, rate
- * limiting; idempotency comes in with the features, as it brings a table) and the features.
+ * connection limits, the management port, security headers, CORS, tracing, request validation, deprecation, the
+ * database, rate limiting; idempotency comes in with the features, as it brings a table) and the features.
  */
 @Module({})
 export class AppModule {
@@ -33,6 +34,7 @@ export class AppModule {
         CorsModule.forRoot(config),
         TracingModule.forRoot(config),
         ValidationModule,
+        DeprecationModule,
         DatabaseModule.forRoot(config, features),
         RateLimitModule.forRoot(config),
         ...modules,

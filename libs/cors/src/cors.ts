@@ -36,8 +36,6 @@ export class Cors extends CrossOriginAccess {
         'X-Request-Id',
         'Retry-After',
         ...this.shared.answerHeaders,
-        'Deprecation',
-        'Sunset',
         'Link',
         'WWW-Authenticate',
       ],

@@ -6,15 +6,9 @@ import {
   IdempotencyKeyReusedError,
   Idempotent,
 } from '@app/idempotency';
-import {
-  API_PREFIX,
-  ApiErrorResponses,
-  Deprecated,
-  Responds,
-  setCreatedLocation,
-  setNextPageLink,
-} from '@app/platform';
+import { API_PREFIX, ApiErrorResponses, Responds, setCreatedLocation, setNextPageLink } from '@app/platform';
 import { IntegerIdPipe, NoQueryParameters } from '@app/validation';
+import { Deprecated } from '@app/deprecation';
 import type { FastifyReply } from 'fastify';
 import { MAX_PAGE_SIZE, PetsService } from '../application/pets.service';
 import { PetNotFoundError } from '../domain/pet.errors';

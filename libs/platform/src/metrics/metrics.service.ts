@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
-import type { DeprecatedRoute } from '../http/route-config';
 
 /**
  * Prometheus metrics of this application: request counts and latencies by
- * route template, method and status; the default process metrics; and calls
- * to deprecated operations by caller, so that operators can see who must
- * migrate before a sunset; and `<id>_build_info`, the release this process
+ * route template, method and status; the default process metrics;
+ * `<id>_build_info`, the release this process
  * runs (always 1, the label is the news; the default metrics' own
  * `nodejs_version_info` says which Node). One registry per application (not prom-client's
  * global one), so several applications can live in one process (tests).
@@ -31,7 +29,6 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  private readonly deprecatedCalls: Counter<'operation' | 'sunset' | 'caller'>;
   private readonly prefix: string;
   /** Bounded: routes are templates (or `unmatched`), methods are those Node parses, statuses are finite. */
   private readonly series = new Map<
@@ -47,18 +44,12 @@ export class MetricsService {
       labelNames: ['version'] as const,
       registers: [this.registry],
     }).set({ version: service.release }, 1);
-    this.deprecatedCalls = new Counter({
-      name: `${service.id}_deprecated_operation_calls_total`,
-      help: 'Calls to deprecated operations, by operation, sunset date and caller (the name of the API key, API_KEYS#n for an unnamed key of API_KEYS, or "anonymous").',
-      labelNames: ['operation', 'sunset', 'caller'] as const,
-      registers: [this.registry],
-    });
     this.prefix = service.id;
   }
 
   /** A counter of a capability's own (the rate-limit storage's failures), named `<service>_<name>` and served here. */
-  counter(name: string, help: string): Counter {
-    return new Counter({ name: `${this.prefix}_${name}`, help, registers: [this.registry] });
+  counter<L extends string = string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+    return new Counter({ name: `${this.prefix}_${name}`, help, labelNames, registers: [this.registry] });
   }
 
   /**
@@ -83,24 +74,10 @@ export class MetricsService {
     this.requests.inc({ route: 'unmatched', method, status: String(status) });
   };
 
-  /** One answer: counted, its latency observed, and a deprecated operation's call counted by caller. */
-  observeRequest(
-    route: string,
-    method: string,
-    status: number,
-    seconds: number,
-    deprecation: DeprecatedRoute | undefined,
-    caller: string | undefined,
-  ): void {
+  /** One answer: counted, its latency observed. */
+  observeRequest(route: string, method: string, status: number, seconds: number): void {
     const series = this.seriesOf(route, method, status);
     series.requests.inc();
     series.duration.observe(seconds);
-    if (deprecation) {
-      this.deprecatedCalls.inc({
-        operation: deprecation.operationId,
-        sunset: deprecation.sunsetDay,
-        caller: caller ?? 'anonymous',
-      });
-    }
   }
 }

@@ -10,7 +10,6 @@ import { CallerLimit, type HeaderDoc } from '../http/caller-limit';
 import { optionalProvider } from '../http/optional-provider';
 import { pathOf } from '../http/request-state';
 import { SharedContract } from '../http/shared-contract';
-import { DEPRECATION_EXTENSION } from '../http/deprecated.decorator';
 import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
 
 export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
@@ -29,13 +28,6 @@ const DOCS_ASSETS = new Set([
   'favicon-32x32.png',
   'favicon-16x16.png',
 ]);
-
-/** How the document describes each header a deprecated operation sends. */
-const DEPRECATION_HEADER_DOCS: Readonly<Record<string, { name: string; description: string }>> = {
-  deprecation: { name: 'Deprecation', description: 'RFC 9745: when the operation was deprecated.' },
-  sunset: { name: 'Sunset', description: 'RFC 8594: when it stops being served.' },
-  link: { name: 'Link', description: 'The successor operation.' },
-};
 
 /**
  * The OpenAPI 3 document, generated from the controllers and DTOs. Paths are
@@ -77,7 +69,6 @@ export function buildOpenApiDocument(
     for (const operation of Object.values(item)) {
       if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
         addSharedResponses(operation, shared.errors);
-        describeDeprecation(operation);
         describeCommonHeaders(operation, limitHeaders);
         for (const tag of (operation as { tags?: string[] }).tags ?? []) tags.add(tag);
       }
@@ -126,23 +117,6 @@ function describeCommonHeaders(
   for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: object }>)) {
     const limited = !BEFORE_CALLER_LIMIT.has(status);
     response.headers = { ...response.headers, ...REQUEST_ID_HEADER, ...(limited ? limitHeaders : {}) };
-  }
-}
-
-/** An operation declared `@Deprecated()`: marked deprecated, with its headers on every response. */
-function describeDeprecation(operation: Record<string, unknown>): void {
-  const headers = operation[DEPRECATION_EXTENSION] as Record<string, string> | undefined;
-  if (!headers) return;
-  delete operation[DEPRECATION_EXTENSION];
-  operation.deprecated = true;
-  const documented = Object.fromEntries(
-    Object.entries(headers).map(([header, example]) => {
-      const { name, description } = DEPRECATION_HEADER_DOCS[header];
-      return [name, { description, schema: { type: 'string', example } }];
-    }),
-  );
-  for (const response of Object.values(operation.responses as Record<string, { headers?: object }>)) {
-    response.headers = { ...response.headers, ...documented };
   }
 }
 

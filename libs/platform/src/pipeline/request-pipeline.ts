@@ -15,7 +15,6 @@ import { CallerLimit } from '../http/caller-limit';
 import { ConnectionGuard } from '../http/connection-guard';
 import { CrossOriginAccess } from '../http/cross-origin-access';
 import { optionalProvider } from '../http/optional-provider';
-import { sendDeprecationHeaders } from './deprecation-headers';
 import { sendContinue } from './expect-continue';
 import { parseJsonBodies } from './json-body';
 import { logRequest } from './log-request';
@@ -59,7 +58,6 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   fastify.addHook('onRequest', refuseMalformedHeaders(app.get(SharedContract).singleValued));
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);
-  fastify.addHook('onRequest', sendDeprecationHeaders);
   // CORS (the cors library, when CORS_ORIGINS is set): @fastify/cors adds its own onRequest step when the application
   // boots, so after these.
   optionalProvider(app, CrossOriginAccess)?.allow(app);

@@ -1,0 +1,2 @@
+export { Deprecated } from './deprecated.decorator';
+export { DeprecationModule } from './deprecation.module';
