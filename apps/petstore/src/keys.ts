@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { runKeysCommand } from '@app/auth';
-import { runCommandLine } from '@app/platform';
+import { runCommandLine } from './command-line';
 import { FEATURES } from './features';
 
 // `npm run keys -- <command>`: manages the API keys of the database DATABASE_URL names.

@@ -2,14 +2,9 @@
 import './compile-cache';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import {
-  createHttpApplication,
-  installGracefulShutdown,
-  loadConfig,
-  logStartupFailure,
-  publicBaseUrlOf,
-} from '@app/platform';
+import { createHttpApplication, installGracefulShutdown, loadConfig, logStartupFailure } from '@app/platform';
 import { AppModule } from './app.module';
+import { publicBaseUrlOf } from './public-base-url';
 import { PETSTORE_SERVICE } from './service-info';
 
 async function bootstrap(): Promise<void> {

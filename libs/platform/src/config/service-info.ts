@@ -1,6 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-
 /**
  * Who this service is, as the application names it: the OpenAPI document's
  * title, description and version, the docs page's title, the prefix of its
@@ -19,15 +16,3 @@ export interface ServiceInfo {
 }
 
 export const SERVICE_INFO = Symbol('SERVICE_INFO');
-
-/**
- * The version in the nearest `package.json` at or above `directory`: the
- * project's own, whether the code runs from `dist/` or from the sources.
- */
-export function packageVersionAbove(directory: string): string {
-  for (let dir = directory; ; dir = dirname(dir)) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${directory}`);
-  }
-}

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { AppConfig } from '../config/app-config';
-import { API_PREFIX } from '../config/api-prefix';
+import { API_PREFIX, type AppConfig } from '@app/platform';
 
 /**
  * The base address the startup line prints: `PUBLIC_BASE_URL` when it is set,

@@ -1,11 +1,4 @@
-import { readEnvironment } from '../config/read-environment';
-import type { Environment } from '../config/settings';
-
-/** Where a command-line tool writes: a line to stdout, a line to stderr. */
-export interface CommandOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
+import { readEnvironment, type CommandOutput, type Environment } from '@app/platform';
 
 /** A command-line tool of the service: its arguments and environment in, its exit status out. */
 export type Command = (argv: readonly string[], env: Environment, io: CommandOutput) => Promise<number>;
