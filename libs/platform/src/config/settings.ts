@@ -3,11 +3,9 @@ import { ConfigError } from './config.error';
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
- * The environment's variables, read as settings: each read checks the value
- * and throws a {@link ConfigError} naming the variable. The core reads its
- * own with it ({@link AppConfig}), and each library its own (the database's,
- * idempotency's, rate limiting's, auth's), so that no configuration knows
- * another's variables.
+ * The environment's variables, read as settings: each read checks the value and throws a {@link ConfigError} naming the
+ * variable. The core reads its own with it ({@link AppConfig}), and each library its own (the database's,
+ * idempotency's, rate limiting's, auth's), so that no configuration knows another's variables.
  */
 export class Settings {
   constructor(private readonly env: Environment) {}

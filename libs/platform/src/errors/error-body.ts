@@ -11,9 +11,8 @@ export interface ErrorBody {
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Answers with `body` through Fastify: its status and media type, the body
- * serialized. Every Error answer Fastify sends is sent here (the error filter's,
- * the router's); the ones Node gives below Fastify are written in
+ * Answers with `body` through Fastify: its status and media type, the body serialized. Every Error answer Fastify sends
+ * is sent here (the error filter's, the router's); the ones Node gives below Fastify are written in
  * http/edge-responses.ts, in the same shape.
  */
 export function sendError(reply: FastifyReply, body: ErrorBody): void {

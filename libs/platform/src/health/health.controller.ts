@@ -15,11 +15,10 @@ import { Draining } from '../lifecycle/draining';
 import { Readiness, type ReadinessProbe } from './readiness';
 
 /**
- * Liveness and readiness for load balancers and orchestrators, outside `/v1`
- * and without a key. Readiness fails (503, Error shape) while a probe says its
- * dependency is down (the database), while a module's check fails (see
- * Readiness), and as soon as a shutdown starts. Both say which release answers (`version`), so an
- * operator sees what a rolling upgrade has reached.
+ * Liveness and readiness for load balancers and orchestrators, outside `/v1` and without a key. Readiness fails (503,
+ * Error shape) while a probe says its dependency is down (the database), while a module's check fails (see Readiness),
+ * and as soon as a shutdown starts. Both say which release answers (`version`), so an operator sees what a rolling
+ * upgrade has reached.
  */
 @ApiExcludeController()
 @Controller('health')

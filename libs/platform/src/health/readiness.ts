@@ -4,9 +4,8 @@ import { Injectable } from '@nestjs/common';
 export type ReadinessCheck = () => string | undefined;
 
 /**
- * Something readiness asks on every check, and waits for: whether a
- * dependency can serve now (the database library's: a read and a committed
- * write). `name` keys it in readiness' answer and names it when it is down.
+ * Something readiness asks on every check, and waits for: whether a dependency can serve now (the database library's: a
+ * read and a committed write). `name` keys it in readiness' answer and names it when it is down.
  */
 export interface ReadinessProbe {
   readonly name: string;
@@ -14,9 +13,8 @@ export interface ReadinessProbe {
 }
 
 /**
- * What makes the service unready besides a shutdown: a module adds a check of
- * its own (the auth module: whether its keys can be read) or a probe (the
- * database library), and readiness answers 503 naming the first problem found.
+ * What makes the service unready besides a shutdown: a module adds a check of its own (the auth module: whether its
+ * keys can be read) or a probe (the database library), and readiness answers 503 naming the first problem found.
  */
 @Injectable()
 export class Readiness {

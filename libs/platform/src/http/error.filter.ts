@@ -39,8 +39,8 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>
 };
 
 /**
- * The Error body of one of Fastify's own request errors. Also used for the
- * errors its router raises before any hook or filter can run.
+ * The Error body of one of Fastify's own request errors. Also used for the errors its router raises before any hook or
+ * filter can run.
  */
 export function fastifyErrorBody(error: { code?: string; statusCode?: number; message: string }): ErrorBody {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
@@ -51,10 +51,9 @@ export function fastifyErrorBody(error: { code?: string; statusCode?: number; me
 }
 
 /**
- * The single global filter: whatever was thrown (a domain error, a validation
- * failure, one of Fastify's body or parse errors, an unknown route, a bug)
- * leaves as `{code, message, status}` with `status` equal to the HTTP status.
- * Only a 5xx is logged in full, and its details never reach the client.
+ * The single global filter: whatever was thrown (a domain error, a validation failure, one of Fastify's body or parse
+ * errors, an unknown route, a bug) leaves as `{code, message, status}` with `status` equal to the HTTP status. Only a
+ * 5xx is logged in full, and its details never reach the client.
  */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {

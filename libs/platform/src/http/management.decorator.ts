@@ -1,8 +1,8 @@
 import { WithRouteSettings } from './route-config';
 
 /**
- * A route for monitors (health checks, metrics): public, never rate limited,
- * and served on the management port alone when MANAGEMENT_PORT is set.
+ * A route for monitors (health checks, metrics): public, never rate limited, and served on the management port alone
+ * when MANAGEMENT_PORT is set.
  */
 export const ForMonitors = (): MethodDecorator =>
   WithRouteSettings({ public: true, notRateLimited: true, management: true });

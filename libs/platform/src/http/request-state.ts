@@ -14,10 +14,9 @@ export function requestIdOf(req: IncomingMessage): string {
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * Who made the request: a non-secret identifier of the authenticated
-     * caller (a key's name, or an unnamed API_KEYS key's place, API_KEYS#n), set by
-     * the authentication step; `undefined` on public routes and refused
-     * requests. Read by the rate limit, idempotency, the log line and metrics.
+     * Who made the request: a non-secret identifier of the authenticated caller (a key's name, or an unnamed API_KEYS
+     * key's place, API_KEYS#n), set by the authentication step; `undefined` on public routes and refused requests. Read
+     * by the rate limit, idempotency, the log line and metrics.
      */
     caller: string | undefined;
     /** The `code` of the Error answer, set by the error filter; `undefined` otherwise. Read by the log line. */
@@ -28,8 +27,8 @@ declare module 'fastify' {
 }
 
 /**
- * Declares the state a request carries through the pipeline, so that Fastify
- * gives every request object the same shape from the start.
+ * Declares the state a request carries through the pipeline, so that Fastify gives every request object the same shape
+ * from the start.
  */
 export function declareRequestState(fastify: FastifyInstance): void {
   fastify.decorateRequest('caller', undefined);

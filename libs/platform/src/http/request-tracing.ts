@@ -1,15 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Traces of requests: a port the tracing library provides when an OTLP
- * endpoint is configured, as the auth module provides the Authenticator.
- * Without one nothing of tracing runs: the pipeline adds no step, and a
- * capability's `span()` call is not made (`tracing?.span(...)`).
+ * Traces of requests: a port the tracing library provides when an OTLP endpoint is configured, as the auth module
+ * provides the Authenticator. Without one nothing of tracing runs: the pipeline adds no step, and a capability's
+ * `span()` call is not made (`tracing?.span(...)`).
  */
 export abstract class RequestTracing {
   /**
-   * Starts the request's span, continuing the caller's trace context
-   * (`traceparent`), and sets `request.trace`; the pipeline's first step.
+   * Starts the request's span, continuing the caller's trace context (`traceparent`), and sets `request.trace`; the
+   * pipeline's first step.
    */
   abstract start(request: FastifyRequest, reply: FastifyReply): void;
 
@@ -20,8 +19,8 @@ export abstract class RequestTracing {
   abstract end(request: FastifyRequest, reply: FastifyReply): void;
 
   /**
-   * Runs `work` as a child span of the current request's (a statement, a
-   * Redis call), named `name`; outside a sampled request, just runs it.
+   * Runs `work` as a child span of the current request's (a statement, a Redis call), named `name`; outside a sampled
+   * request, just runs it.
    */
   abstract span<T>(
     name: string,

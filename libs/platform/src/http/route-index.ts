@@ -2,10 +2,9 @@ import FindMyWay from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Every route the application serves, kept so that a request for a known path
- * with the wrong method can be answered 405 with an `Allow` header rather than
- * a 404 (Fastify's own router only answers "no route"), and so that CORS and
- * the checks of the OpenAPI document know what is served.
+ * Every route the application serves, kept so that a request for a known path with the wrong method can be answered 405
+ * with an `Allow` header rather than a 404 (Fastify's own router only answers "no route"), and so that CORS and the
+ * checks of the OpenAPI document know what is served.
  */
 export class RouteIndex {
   private readonly router = FindMyWay();

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * Whether the service is draining for shutdown: graceful shutdown begins it;
- * readiness then answers 503 and every answer closes its connection
- * (pipeline/close-when-draining.ts).
+ * Whether the service is draining for shutdown: graceful shutdown begins it; readiness then answers 503 and every
+ * answer closes its connection (pipeline/close-when-draining.ts).
  */
 @Injectable()
 export class Draining {

@@ -9,9 +9,8 @@ export const APP_LOGGER = Symbol('APP_LOGGER');
 const loggers = new WeakMap<AppConfig, Logger>();
 
 /**
- * The one pino logger of an application: JSON lines on stdout at `LOG_LEVEL`.
- * The same instance for Nest's own lines (from the first one, so that a
- * startup that fails logs JSON too) and for the request lines.
+ * The one pino logger of an application: JSON lines on stdout at `LOG_LEVEL`. The same instance for Nest's own lines
+ * (from the first one, so that a startup that fails logs JSON too) and for the request lines.
  */
 export function appLoggerOf(config: AppConfig): Logger {
   let logger = loggers.get(config);
@@ -23,9 +22,8 @@ export function appLoggerOf(config: AppConfig): Logger {
 }
 
 /**
- * The last line of a process that could not start, as a JSON line like all
- * the others, whatever `LOG_LEVEL` says (it may be the variable that is wrong).
- * A bad variable is named without a stack trace.
+ * The last line of a process that could not start, as a JSON line like all the others, whatever `LOG_LEVEL` says (it
+ * may be the variable that is wrong). A bad variable is named without a stack trace.
  */
 export function logStartupFailure(error: unknown): void {
   const logger = pino();
@@ -36,10 +34,7 @@ export function logStartupFailure(error: unknown): void {
   }
 }
 
-/**
- * Nest's own log lines (startup, shutdown, errors) through the same pino
- * logger, with Nest's context as a field.
- */
+/** Nest's own log lines (startup, shutdown, errors) through the same pino logger, with Nest's context as a field. */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 

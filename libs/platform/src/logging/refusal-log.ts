@@ -7,13 +7,11 @@ export const REFUSAL_WINDOW_MS = 10_000;
 const logs = new WeakMap<Logger, RefusalLog>();
 
 /**
- * What a client can make the service write: one line per request it sends.
- * Its refused requests (4xx: a wrong key, a flood of them, malformed ones) are
- * written up to REFUSAL_LINES_PER_WINDOW per REFUSAL_WINDOW_MS, and the rest
- * summed up in one warning line at the end of the window, by status; answers
- * it was served (2xx, 3xx) and failures (5xx) are always written. So a client
- * without a key cannot fill a disk or a log pipeline, and an operator still
- * sees how many were refused.
+ * What a client can make the service write: one line per request it sends. Its refused requests (4xx: a wrong key, a
+ * flood of them, malformed ones) are written up to REFUSAL_LINES_PER_WINDOW per REFUSAL_WINDOW_MS, and the rest summed
+ * up in one warning line at the end of the window, by status; answers it was served (2xx, 3xx) and failures (5xx) are
+ * always written. So a client without a key cannot fill a disk or a log pipeline, and an operator still sees how many
+ * were refused.
  */
 export class RefusalLog {
   private windowEnds = 0;
@@ -34,8 +32,8 @@ export class RefusalLog {
   }
 
   /**
-   * Whether the line about an answer with `status` (or a refusal given no
-   * answer, named) may be written; counted for the summary when not.
+   * Whether the line about an answer with `status` (or a refusal given no answer, named) may be written; counted for
+   * the summary when not.
    */
   admits(status: number | string): boolean {
     if (typeof status === 'number' && (status < 400 || status >= 500)) return true;

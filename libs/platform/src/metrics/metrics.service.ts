@@ -3,12 +3,10 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 
 /**
- * Prometheus metrics of this application: request counts and latencies by
- * route template, method and status; the default process metrics;
- * `<id>_build_info`, the release this process
- * runs (always 1, the label is the news; the default metrics' own
- * `nodejs_version_info` says which Node). One registry per application (not prom-client's
- * global one), so several applications can live in one process (tests).
+ * Prometheus metrics of this application: request counts and latencies by route template, method and status; the
+ * default process metrics; `<id>_build_info`, the release this process runs (always 1, the label is the news; the
+ * default metrics' own `nodejs_version_info` says which Node). One registry per application (not prom-client's global
+ * one), so several applications can live in one process (tests).
  */
 @Injectable()
 export class MetricsService {
@@ -53,8 +51,8 @@ export class MetricsService {
   }
 
   /**
-   * The request counter and histogram of one route, method and status, looked
-   * up once: prom-client would otherwise hash the three labels twice per request.
+   * The request counter and histogram of one route, method and status, looked up once: prom-client would otherwise hash
+   * the three labels twice per request.
    */
   private seriesOf(route: string, method: string, status: number) {
     const key = `${route} ${method} ${status}`;

@@ -25,9 +25,8 @@ const RETRY_AFTER: Headers = {
 };
 
 /**
- * What each status means, with the headers it carries and, where the core
- * answers it itself, a typical body; the capabilities give the examples of
- * the statuses they answer every operation with (SharedContract).
+ * What each status means, with the headers it carries and, where the core answers it itself, a typical body; the
+ * capabilities give the examples of the statuses they answer every operation with (SharedContract).
  */
 const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; example?: ErrorBody }> = {
   400: {
@@ -90,9 +89,8 @@ function bodyOf(error: AppError): ErrorBody {
 }
 
 /**
- * The OpenAPI response object of an Error answer with `status`, as
- * `@ApiErrorResponses()` would declare it; with `errors`, the codes it may
- * carry, the first as the example.
+ * The OpenAPI response object of an Error answer with `status`, as `@ApiErrorResponses()` would declare it; with
+ * `errors`, the codes it may carry, the first as the example.
  */
 export function errorResponseObject(
   status: number,
@@ -115,11 +113,9 @@ export function errorResponseObject(
 }
 
 /**
- * Documents each listed status as an Error response, with its headers and an
- * example body of its own. Give a route's own error (`new PetNotFoundError(42)`)
- * instead of a status to show it as that status's example. The answers every
- * operation shares (SHARED_ERROR_STATUSES, and those the capabilities add)
- * need not be listed.
+ * Documents each listed status as an Error response, with its headers and an example body of its own. Give a route's
+ * own error (`new PetNotFoundError(42)`) instead of a status to show it as that status's example. The answers every
+ * operation shares (SHARED_ERROR_STATUSES, and those the capabilities add) need not be listed.
  */
 export function ApiErrorResponses(...entries: Array<number | AppError>): MethodDecorator {
   return applyDecorators(

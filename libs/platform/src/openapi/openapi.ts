@@ -16,9 +16,8 @@ export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
 
 /**
- * What the Swagger UI page loads: swagger-ui-dist's folder also holds its
- * package.json, README and half a megabyte of source maps, none of which is
- * served.
+ * What the Swagger UI page loads: swagger-ui-dist's folder also holds its package.json, README and half a megabyte of
+ * source maps, none of which is served.
  */
 const DOCS_ASSETS = new Set([
   'swagger-ui.css',
@@ -30,8 +29,8 @@ const DOCS_ASSETS = new Set([
 ]);
 
 /**
- * The OpenAPI 3 document, generated from the controllers and DTOs. Paths are
- * written relative to the servers, which end in the API prefix.
+ * The OpenAPI 3 document, generated from the controllers and DTOs. Paths are written relative to the servers, which end
+ * in the API prefix.
  */
 export function buildOpenApiDocument(
   app: NestFastifyApplication,
@@ -52,8 +51,8 @@ export function buildOpenApiDocument(
       'bearer',
     )
     .addSecurityRequirements('bearer')
-    // Without a configured address, a relative one: Swagger UI and clients resolve it against the address they
-    // fetched the document from, so "Try it out" works from localhost, a LAN address or behind a proxy alike.
+    // Without a configured address, a relative one: Swagger UI and clients resolve it against the address they fetched
+    // the document from, so "Try it out" works from localhost, a LAN address or behind a proxy alike.
     .addServer(config.servers.production ?? API_PREFIX, config.servers.production ? 'Production' : 'This instance');
   if (config.servers.staging) builder.addServer(config.servers.staging, 'Staging');
   const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ErrorResponse] });
@@ -91,10 +90,9 @@ const REQUEST_ID_HEADER = {
 const BEFORE_CALLER_LIMIT = new Set(['401']);
 
 /**
- * The answers every operation under the API prefix shares (a failure, and
- * those the capabilities add: a missing key, the rate limit, the database
- * away), added once here rather than on each route; its bearer security is
- * the document's global requirement.
+ * The answers every operation under the API prefix shares (a failure, and those the capabilities add: a missing key,
+ * the rate limit, the database away), added once here rather than on each route; its bearer security is the document's
+ * global requirement.
  */
 function addSharedResponses(operation: Record<string, unknown>, errors: ReadonlyMap<number, AppError[]>): void {
   const responses = operation.responses as Record<string, unknown>;
@@ -106,9 +104,8 @@ function addSharedResponses(operation: Record<string, unknown>, errors: Readonly
 }
 
 /**
- * The headers every answer carries: `X-Request-Id` always, and the caller
- * limit's (rate limiting's `RateLimit-*`, when it is on) on every answer given
- * after it counted the request.
+ * The headers every answer carries: `X-Request-Id` always, and the caller limit's (rate limiting's `RateLimit-*`, when
+ * it is on) on every answer given after it counted the request.
  */
 function describeCommonHeaders(
   operation: Record<string, unknown>,
@@ -121,8 +118,8 @@ function describeCommonHeaders(
 }
 
 /**
- * Serves the document at `/v1/openapi.json` and Swagger UI at `/docs`, both
- * without a key. Call before the application is initialised.
+ * Serves the document at `/v1/openapi.json` and Swagger UI at `/docs`, both without a key. Call before the application
+ * is initialised.
  */
 export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, service: ServiceInfo): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
@@ -142,9 +139,8 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, ser
 const DOCS_ASSETS_PREFIX = `${DOCS_PATH}/`;
 
 /**
- * `/docs/...` serves only DOCS_ASSETS: anything else there is a 404 (`/docs/`
- * too, as every path with a trailing slash). Every other request leaves after
- * one string comparison.
+ * `/docs/...` serves only DOCS_ASSETS: anything else there is a 404 (`/docs/` too, as every path with a trailing
+ * slash). Every other request leaves after one string comparison.
  */
 export const serveOnlyDocsAssets: onRequestHookHandler = (request, _reply, done) => {
   if (!request.url.startsWith(DOCS_ASSETS_PREFIX)) return done();

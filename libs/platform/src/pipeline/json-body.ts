@@ -8,17 +8,13 @@ import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 export const MAX_JSON_DEPTH = 32;
 
 /**
- * Request bodies are JSON in UTF-8, sent as they are: a `Content-Encoding`
- * other than `identity` (a gzip body, or a plain body labelled gzip) and a
- * charset other than UTF-8 are answered 415 rather than parsed as something
- * they are not. Every other media type is refused too (Fastify would also
- * take text/plain). Bytes that are not UTF-8 are refused (400), not read as
- * U+FFFD and stored; so is a body nested deeper than MAX_JSON_DEPTH, before it
- * is parsed (the recursive code after the parser, class-transformer's and the
- * idempotency fingerprint's, would overflow the stack on a few kilobytes of
- * brackets). Fastify's own JSON parser does the parsing, with its
- * prototype-poisoning protection; integers past 2^53 are kept exact, as
- * `bigint`s (an int64 identifier is never rounded on the way in).
+ * Request bodies are JSON in UTF-8, sent as they are: a `Content-Encoding` other than `identity` (a gzip body, or a
+ * plain body labelled gzip) and a charset other than UTF-8 are answered 415 rather than parsed as something they are
+ * not. Every other media type is refused too (Fastify would also take text/plain). Bytes that are not UTF-8 are refused
+ * (400), not read as U+FFFD and stored; so is a body nested deeper than MAX_JSON_DEPTH, before it is parsed (the
+ * recursive code after the parser, class-transformer's and the idempotency fingerprint's, would overflow the stack on a
+ * few kilobytes of brackets). Fastify's own JSON parser does the parsing, with its prototype-poisoning protection;
+ * integers past 2^53 are kept exact, as `bigint`s (an int64 identifier is never rounded on the way in).
  */
 export function parseJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
@@ -74,11 +70,10 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
 const LONG_DIGITS = /\d{16}/;
 
 /**
- * The body with each integer past 2^53 as a `bigint` of its exact digits,
- * where JSON.parse rounded it to the nearest double (`9007199254740993` to
- * ...992). Only a body with such a run of digits is parsed again, with a
- * reviver that reads each number's own text (Node 22: the reviver's
- * `context.source`); the first parse checked it for prototype poisoning.
+ * The body with each integer past 2^53 as a `bigint` of its exact digits, where JSON.parse rounded it to the nearest
+ * double (`9007199254740993` to ...992). Only a body with such a run of digits is parsed again, with a reviver that
+ * reads each number's own text (Node 22: the reviver's `context.source`); the first parse checked it for prototype
+ * poisoning.
  */
 function withExactIntegers(text: string, body: unknown): unknown {
   if (!LONG_DIGITS.test(text)) return body;
@@ -97,10 +92,8 @@ const CLOSE = new Set([0x5d, 0x7d]);
 const COLON = 0x3a;
 
 /**
- * The deepest nesting of `[` and `{` in JSON text, and how many object
- * members it writes (a `:` outside strings is a member's, and nothing else).
- * Bytes of UTF-8 multi-byte characters are all above 0x7F, so scanning bytes
- * is exact.
+ * The deepest nesting of `[` and `{` in JSON text, and how many object members it writes (a `:` outside strings is a
+ * member's, and nothing else). Bytes of UTF-8 multi-byte characters are all above 0x7F, so scanning bytes is exact.
  */
 function shapeOf(bytes: Buffer): { depth: number; members: number } {
   let depth = 0;

@@ -30,11 +30,9 @@ import { SecurityHeaders } from '../http/security-headers';
 import { sendSecurityHeaders } from './send-security-headers';
 
 /**
- * The request pipeline: every step a request passes through, registered here
- * in the order it runs. Each step is a named function in a file of its own in
- * this folder. A step that refuses the request (`done(error)` or a throw)
- * ends it: the error filter answers in the Error shape, and the steps from
- * "as the answer leaves" on still run.
+ * The request pipeline: every step a request passes through, registered here in the order it runs. Each step is a named
+ * function in a file of its own in this folder. A step that refuses the request (`done(error)` or a throw) ends it: the
+ * error filter answers in the Error shape, and the steps from "as the answer leaves" on still run.
  */
 export function installRequestPipeline(app: NestFastifyApplication, config: AppConfig): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;

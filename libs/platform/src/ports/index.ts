@@ -1,3 +1,3 @@
-// The platform's ports for application layers: plain TypeScript, which `application/` may import
-// (as `@app/platform/ports`), as a domain may import `@app/platform/errors`.
+// The platform's ports for application layers: plain TypeScript, which `application/` may import (as
+// `@app/platform/ports`), as a domain may import `@app/platform/errors`.
 export { UnitOfWork } from './unit-of-work';

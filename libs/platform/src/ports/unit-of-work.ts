@@ -1,11 +1,9 @@
 /**
- * The port an application service uses to make several writes one
- * transaction: its own repositories' and other modules' facades' alike, since
- * every read and write made inside `run` joins it. Plain TypeScript, so the
- * application layer may depend on it; the database provides it (SqlClient's
- * transaction: serializable, all or nothing, `work` run once on SQLite and at
- * most five times on PostgreSQL after serialization failures; see
- * docs/extending.md, "Writing across modules").
+ * The port an application service uses to make several writes one transaction: its own repositories' and other modules'
+ * facades' alike, since every read and write made inside `run` joins it. Plain TypeScript, so the application layer may
+ * depend on it; the database provides it (SqlClient's transaction: serializable, all or nothing, `work` run once on
+ * SQLite and at most five times on PostgreSQL after serialization failures; see docs/extending.md, "Writing across
+ * modules").
  *
  *     constructor(private readonly pets: PetCatalog, private readonly orders: OrderRepository,
  *                 private readonly unitOfWork: UnitOfWork) {}

@@ -20,9 +20,8 @@ import { optionalProvider } from '../http/optional-provider';
 import { SecurityHeaders } from '../http/security-headers';
 
 /**
- * Creates the Nest application on Fastify with the HTTP settings of the
- * contract. `main.ts` and the e2e tests both call this, so the tests run what
- * production runs.
+ * Creates the Nest application on Fastify with the HTTP settings of the contract. `main.ts` and the e2e tests both call
+ * this, so the tests run what production runs.
  */
 export async function createHttpApplication(
   rootModule: Type | DynamicModule,
@@ -32,39 +31,38 @@ export async function createHttpApplication(
   const edge = new EdgeResponses(appLoggerOf(config));
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
-    // Fastify's defaults, stated because the contract depends on them: a body
-    // with `__proto__` or `constructor.prototype` is refused, not sanitised.
+    // Fastify's defaults, stated because the contract depends on them: a body with `__proto__` or
+    // `constructor.prototype` is refused, not sanitised.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    // Fastify would answer requests that arrive while it closes with a 503 of
-    // its own shape; they are served instead, each with `Connection: close`.
+    // Fastify would answer requests that arrive while it closes with a 503 of its own shape; they are served instead,
+    // each with `Connection: close`.
     return503OnClosing: false,
     genReqId: requestIdOf,
-    // A path parameter may be as long as the request line allows (16 KiB, then 431): its pipe says what is wrong
-    // with it, in the route's own answer (a 100-digit petId is a 400 with the deprecation headers, not a 414).
+    // A path parameter may be as long as the request line allows (16 KiB, then 431): its pipe says what is wrong with
+    // it, in the route's own answer (a 100-digit petId is a 400 with the deprecation headers, not a 414).
     routerOptions: { maxParamLength: MAX_HEADER_BYTES },
     // Whose X-Forwarded-For names the client (request.ip): nobody's unless TRUST_PROXY says so.
     trustProxy: trustProxyOf(config.trustProxy),
     // Requests Node's parser refuses (smuggling shapes, oversized headers, slow clients).
     clientErrorHandler: edge.clientError,
-    // The router rejects a malformed URL or an over-long parameter before any
-    // hook or filter runs: answer those in the contract's shape too.
+    // The router rejects a malformed URL or an over-long parameter before any hook or filter runs: answer those in the
+    // contract's shape too.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const body = fastifyErrorBody(error);
       sendError(reply.headers(edge.securityHeaders).header('x-request-id', request.id), body);
       edge.recordRouterAnswer(request.id, request.method, request.url, body);
     },
-    // Slow or stalled clients are cut off without holding the others up. Node
-    // checks these timeouts every connectionsCheckingInterval (30 s by default).
-    // A request without Host is answered by the first hook, in the Error shape
-    // (Node's own answer is an empty 400).
+    // Slow or stalled clients are cut off without holding the others up. Node checks these timeouts every
+    // connectionsCheckingInterval (30 s by default). A request without Host is answered by the first hook, in the Error
+    // shape (Node's own answer is an empty 400).
     http: {
       headersTimeout: config.timeouts.headersMs,
       requestTimeout: config.timeouts.requestMs,
       connectionsCheckingInterval: Math.min(1_000, config.timeouts.headersMs),
       requireHostHeader: false,
-      // A request without Content-Length or Transfer-Encoding has no body: Node skips its stream's events (every
-      // GET), and a flood of pipelined ones costs no abort each when its connection is closed (Node 24).
+      // A request without Content-Length or Transfer-Encoding has no body: Node skips its stream's events (every GET),
+      // and a flood of pipelined ones costs no abort each when its connection is closed (Node 24).
       optimizeEmptyRequests: true,
     } as ServerOptions,
     requestTimeout: config.timeouts.requestMs,
@@ -84,8 +82,8 @@ export async function createHttpApplication(
   const server = app.getHttpServer() as Server;
   server.on('checkExpectation', edge.expectationFailed);
   server.on('connect', edge.connectRefused);
-  // No automatic `100 Continue`: the request pipeline sends it once the request
-  // has passed authentication and the rate limit (pipeline/expect-continue.ts).
+  // No automatic `100 Continue`: the request pipeline sends it once the request has passed authentication and the rate
+  // limit (pipeline/expect-continue.ts).
   server.on('checkContinue', (request, response) => server.emit('request', request, response));
 
   optionalProvider(app, ManagementListener)?.listen(app.getHttpAdapter().getInstance(), edge);
