@@ -28,7 +28,13 @@ import {
   type Sampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  onResponseHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { Counter as PromCounter } from 'prom-client';
 import { RequestTracing, pathOf, type MetricsService, type ServiceInfo } from '@app/platform';
@@ -99,7 +105,19 @@ export class OtlpTracing extends RequestTracing {
     this.tracer = this.provider.getTracer(service.id, service.release);
   }
 
-  start(request: FastifyRequest, reply: FastifyReply): void {
+  readonly onRequest: onRequestHookHandler = (request, reply, done) => {
+    this.start(request, reply);
+    this.within(request, done);
+  };
+
+  readonly preHandler: preHandlerHookHandler = (request, _reply, done) => this.within(request, done);
+
+  readonly onResponse: onResponseHookHandler = (request, reply, done) => {
+    this.end(request, reply);
+    done();
+  };
+
+  private start(request: FastifyRequest, reply: FastifyReply): void {
     const parent =
       request.headers.traceparent === undefined
         ? ROOT_CONTEXT
@@ -130,13 +148,13 @@ export class OtlpTracing extends RequestTracing {
     this.contexts.set(request, trace.setSpan(parent, span));
   }
 
-  within(request: FastifyRequest, next: () => void): void {
+  private within(request: FastifyRequest, next: () => void): void {
     const context = this.contexts.get(request);
     if (context === undefined) return next();
     this.current.run(context, next);
   }
 
-  end(request: FastifyRequest, reply: FastifyReply): void {
+  private end(request: FastifyRequest, reply: FastifyReply): void {
     const context = this.contexts.get(request);
     const span = context && trace.getSpan(context);
     if (!span) return;

@@ -1,27 +1,24 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { onRequestHookHandler, onResponseHookHandler, preHandlerHookHandler } from 'fastify';
 
 /**
  * Traces of requests: a port the tracing library provides when an OTLP endpoint is configured, as the auth module
- * provides the Authenticator. Without one nothing of tracing runs: the pipeline adds no step, and a capability's
- * `span()` call is not made (`tracing?.span(...)`).
+ * provides the Authenticator. Without one nothing of tracing runs: the pipeline adds none of its steps, and a
+ * capability's `span()` call is not made (`tracing?.span(...)`).
  */
 export abstract class RequestTracing {
   /**
-   * Starts the request's span, continuing the caller's trace context (`traceparent`), and sets `request.trace`; the
-   * pipeline's first step.
+   * The pipeline's first step: starts the request's span, continuing the caller's trace context (`traceparent`), sets
+   * `request.trace`, and keeps the span current through every step until the body is read.
    */
-  abstract start(request: FastifyRequest, reply: FastifyReply): void;
+  abstract readonly onRequest: onRequestHookHandler;
 
-  /** Runs `next` with the request's span current, so that the work it starts is the span's child. */
-  abstract within(request: FastifyRequest, next: () => void): void;
+  /** Before the handler: the span current again (reading the body lost it), so the work it starts is its child. */
+  abstract readonly preHandler: preHandlerHookHandler;
 
-  /** Ends the request's span with its answer's status, caller and error code. */
-  abstract end(request: FastifyRequest, reply: FastifyReply): void;
+  /** Once the answer is sent: the span ends with its status, caller and error code. */
+  abstract readonly onResponse: onResponseHookHandler;
 
-  /**
-   * Runs `work` as a child span of the current request's (a statement, a Redis call), named `name`; outside a sampled
-   * request, just runs it.
-   */
+  /** Runs `work` as a child span of the current request's (a statement, a Redis call); outside a sampled one, just runs it. */
   abstract span<T>(
     name: string,
     attributes: Readonly<Record<string, string | number>>,

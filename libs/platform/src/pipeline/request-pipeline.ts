@@ -22,7 +22,6 @@ import { ManagementListener } from '../http/management-listener';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
-import { endTrace, resumeTrace, traceRequest } from './trace-request';
 import { RequestTracing } from '../http/request-tracing';
 import { declareRequestState } from '../http/request-state';
 import { SharedContract } from '../http/shared-contract';
@@ -45,7 +44,7 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   // 2. The request line and headers have arrived; nothing of the body is read yet. With tracing on, its span starts
   //    first and is current through every step until the body is read, and again for the handler.
   const tracing = optionalProvider(app, RequestTracing);
-  if (tracing) fastify.addHook('onRequest', traceRequest(tracing));
+  if (tracing) fastify.addHook('onRequest', tracing.onRequest);
   fastify.addHook('onRequest', sendRequestId);
   // The security-headers library's, unless SECURITY_HEADERS=off.
   const securityHeaders = optionalProvider(app, SecurityHeaders);
@@ -73,7 +72,7 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   // 5. Nest, for the route: its interceptors (`@Idempotent()`: the body validated, then the answer recorded in the
   //    handler's transaction), the global pipe (the validation library's, of every DTO argument), the handler. Whatever any step throws is
   //    answered by the one error filter, in the Error shape.
-  if (tracing) fastify.addHook('preHandler', resumeTrace(tracing));
+  if (tracing) fastify.addHook('preHandler', tracing.preHandler);
   app.useGlobalFilters(app.get(ErrorFilter));
 
   // 6. As the answer leaves.
@@ -81,7 +80,7 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
 
   // 7. Once it is sent.
   fastify.addHook('onResponse', logRequest(appLoggerOf(config)));
-  if (tracing) fastify.addHook('onResponse', endTrace(tracing));
+  if (tracing) fastify.addHook('onResponse', tracing.onResponse);
   if (config.metrics) fastify.addHook('onResponse', countRequest(app.get(MetricsService)));
 }
 
