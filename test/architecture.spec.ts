@@ -134,7 +134,7 @@ describe('nest-cli.json', () => {
 });
 
 describe("each library's index.ts", () => {
-  /** The names an index.ts exports (`export { a, b as c }`, `export type {...}`, `export const d`). */
+  /** The names an index.ts exports (`export { a, type b, c as d }`, `export type {...}`, `export const e`). */
   const exportsOf = (text: string) => [
     ...[...text.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((match) =>
       match[1]
@@ -142,6 +142,7 @@ describe("each library's index.ts", () => {
         .map((name) =>
           name
             .trim()
+            .replace(/^type\s+/, '')
             .split(/\s+as\s+/)
             .at(-1)!,
         )

@@ -16,10 +16,8 @@ import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 
 /**
- * The services every feature relies on: the validated configuration, logs, metrics, health checks (and the ports
- * capabilities register their probes and failures through), the one error filter, and the drain that graceful shutdown
- * starts. The request pipeline (pipeline/request-pipeline.ts) puts them to work on each request, for the e2e tests
- * exactly as in production (both go through createHttpApplication).
+ * The services every feature relies on: the configuration, logs, metrics, health checks, the ports capabilities
+ * register through, the one error filter, and the drain that graceful shutdown starts.
  */
 @Global()
 @Module({})

@@ -14,32 +14,26 @@ const ON_OFF = ['on', 'off'] as const;
 export type ShutdownSignal = 'SIGTERM' | 'SIGINT';
 
 /**
- * SHUTDOWN_DELAY_MS when unset, on SIGTERM in production: the time a load balancer checking readiness every second or
- * two takes to see two failures and stop sending (with the check's own timeout and some jitter), so that a rolling
- * restart with the defaults loses no request (docs/operations.md).
+ * SHUTDOWN_DELAY_MS when unset, on SIGTERM in production: what a load balancer checking readiness every second or two
+ * takes to see two failures and stop sending, so that a rolling restart with the defaults loses no request.
  */
 export const PRODUCTION_SHUTDOWN_DELAY_MS = 5_000;
 
 /**
- * The server's own configuration, read once from the environment and validated at startup. It is also the DI token.
- * Each library reads its own variables from {@link settings} (the database's `DATABASE_URL`, say), so that this class
- * knows none of them; nothing reads the process environment.
+ * The server's own configuration, read once from the environment and validated at startup; also the DI token. Each
+ * library reads its own variables from {@link settings}; nothing reads the process environment.
  */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
   readonly host: string;
   readonly port: number;
-  /**
-   * This deployment's public base address, ending in `/v1`; when unset, the document's server is the relative `/v1` and
-   * the startup line prints the bound address (see publicBaseUrlOf()).
-   */
+  /** This deployment's public base address, ending in `/v1`; unset, the document's server is the relative `/v1`. */
   readonly publicBaseUrl?: string;
   readonly logLevel: LogLevel;
   readonly shutdownGraceMs: number;
   /**
-   * How long a shutdown keeps serving (readiness 503) before it stops accepting connections, by the signal that started
-   * it: SHUTDOWN_DELAY_MS for both when set; otherwise, on SIGTERM in production, {@link PRODUCTION_SHUTDOWN_DELAY_MS},
-   * and none on SIGINT (Ctrl-C).
+   * How long a shutdown keeps serving (readiness 503) before it stops accepting connections, by signal:
+   * SHUTDOWN_DELAY_MS, else {@link PRODUCTION_SHUTDOWN_DELAY_MS} on SIGTERM in production, and none on SIGINT (Ctrl-C).
    */
   readonly shutdownDelayMs: Readonly<Record<ShutdownSignal, number>>;
   /** The deployments the OpenAPI document lists as servers, each ending in `/v1`. */
@@ -120,9 +114,8 @@ function baseUrl(settings: Settings, name: string): string | undefined {
 const TRUSTED_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /**
- * `TRUST_PROXY`: `false` (the default: the client is the connection's peer), `true` (any proxy: only behind one that
- * overwrites X-Forwarded-For), a number of proxy hops, or a comma-separated list of proxy addresses, CIDR ranges and
- * `loopback`/`linklocal`/`uniquelocal`.
+ * `TRUST_PROXY`: `false` (the default: the client is the peer), `true` (any proxy: only behind one that overwrites
+ * X-Forwarded-For), a hop count, or proxy addresses, CIDR ranges and `loopback`/`linklocal`/`uniquelocal`.
  */
 function trustProxy(settings: Settings): boolean | number | string[] {
   const value = settings.text('TRUST_PROXY');

@@ -1,7 +1,6 @@
 /**
- * Who this service is, as the application names it: the OpenAPI document's title, description and version, the docs
- * page's title, the prefix of its own metrics, and the release an operator sees in `/health` and in `<id>_build_info`.
- * The platform knows no feature, so the app supplies it.
+ * Who this service is, as the application names it: the document's title, description and version, the prefix of its
+ * own metrics, and the release `/health` and `<id>_build_info` name. The core knows no feature, so the app supplies it.
  */
 export interface ServiceInfo {
   /** A short lowercase identifier, used as the prefix of the service's own metrics (`<id>_…`). */

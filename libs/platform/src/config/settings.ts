@@ -4,8 +4,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
  * The environment's variables, read as settings: each read checks the value and throws a {@link ConfigError} naming the
- * variable. The core reads its own with it ({@link AppConfig}), and each library its own (the database's,
- * idempotency's, rate limiting's, auth's), so that no configuration knows another's variables.
+ * variable. The core and each library read their own, so no configuration knows another's variables.
  */
 export class Settings {
   constructor(private readonly env: Environment) {}

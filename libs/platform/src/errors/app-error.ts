@@ -1,16 +1,11 @@
-/**
- * The kinds of failure the application layers can report. The global error filter maps each kind to an HTTP status; the
- * layers that throw never speak HTTP.
- */
+/** The kinds of failure the layers report; the error filter maps each to an HTTP status. */
 export type ErrorKind =
   'invalid' | 'unauthenticated' | 'not_found' | 'conflict' | 'unprocessable' | 'rate_limited' | 'unavailable';
 
 /**
- * Base class of every expected error: a stable snake_case `code` that clients can rely on, a `kind` that decides the
- * HTTP status, and a message for humans. Plain TypeScript, so that domain code can extend it without a framework.
- *
- * It carries no stack trace: it is an answer, not a fault (the filter logs stacks of unexpected failures only), and
- * capturing one cost each refused request more than the rest of its error (a 401 flood: decision 0022).
+ * Base class of every expected error: a stable snake_case `code` for clients, a `kind` that decides the HTTP status,
+ * and a message for humans. Plain TypeScript, so domain code can extend it. It captures no stack trace: it is an
+ * answer, not a fault, and the capture cost a refused request more than the rest of its error (decision 0022).
  */
 export class AppError extends Error {
   constructor(

@@ -11,9 +11,8 @@ export interface ErrorBody {
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Answers with `body` through Fastify: its status and media type, the body serialized. Every Error answer Fastify sends
- * is sent here (the error filter's, the router's); the ones Node gives below Fastify are written in
- * http/edge-responses.ts, in the same shape.
+ * Answers with `body` through Fastify, its status and media type: every Error answer Fastify sends (the filter's, the
+ * router's); those given below Fastify are written in http/edge-responses.ts.
  */
 export function sendError(reply: FastifyReply, body: ErrorBody): void {
   void reply.code(body.status).header('content-type', JSON_CONTENT_TYPE).send(body);

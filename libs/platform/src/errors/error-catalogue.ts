@@ -12,8 +12,8 @@ export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
 };
 
 /**
- * The error codes the platform itself produces. Feature modules add their own codes through their domain errors (for
- * example `thing_not_found`); the README's catalogue lists both, and a test keeps it complete.
+ * The error codes the core itself produces; modules add theirs through their domain errors. The README's catalogue
+ * lists both, and a test keeps it complete.
  */
 export const PLATFORM_ERROR_CODES = {
   invalidParameter: 'invalid_parameter',

@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { AppError } from './app-error';
 
 /**
- * How a capability library answers failures of its own, which the core cannot recognise: the database library turns
- * "the database is down" into 503 `database_unavailable` and a broken unique constraint into 409. The error filter asks
- * every translator before it answers 500.
+ * How a capability answers failures of its own, which the core cannot recognise (the database: 503
+ * `database_unavailable` when down, 409 on a unique constraint). The error filter asks every translator before a 500.
  */
 export interface FailureTranslator {
   /** The answer to a failure it recognises, with a warning line to log (no request data in it), or `undefined`. */

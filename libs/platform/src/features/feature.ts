@@ -2,10 +2,9 @@ import type { Type } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 
 /**
- * What a feature module brings to the service: its Nest module, its tables (their entities, and the migrations that
- * make them), and the error codes it can answer with. Each module exports one from its `index.ts`; the application's
- * feature registry lists them, and everything that must know every module (the app module, the database, the README and
- * architecture checks) reads that list.
+ * What a feature module brings to the service: its Nest module, its tables and migrations, its error codes. Each module
+ * exports one from its `index.ts`; whatever must know every module (the app module, the database, the README and
+ * architecture checks) reads the application's feature registry.
  */
 export interface Feature {
   /** The module's folder under `libs/`. */
@@ -17,10 +16,7 @@ export interface Feature {
   readonly migrations: readonly Type[];
   /** Every `code` its errors carry, so the error catalogue can be checked. */
   readonly errorCodes: readonly string[];
-  /**
-   * Checks the module's own settings before anything starts (no database opened, no line logged): throws a ConfigError
-   * naming the variable.
-   */
+  /** Checks the module's own settings before anything starts: throws a ConfigError naming the variable. */
   readonly checkSettings: (config: AppConfig) => void;
 }
 

@@ -15,10 +15,8 @@ import { Draining } from '../lifecycle/draining';
 import { Readiness, type ReadinessProbe } from './readiness';
 
 /**
- * Liveness and readiness for load balancers and orchestrators, outside `/v1` and without a key. Readiness fails (503,
- * Error shape) while a probe says its dependency is down (the database), while a module's check fails (see Readiness),
- * and as soon as a shutdown starts. Both say which release answers (`version`), so an operator sees what a rolling
- * upgrade has reached.
+ * Liveness and readiness for load balancers, outside `/v1` and without a key. Readiness fails (503) while a probe or
+ * check says so (Readiness) and from the start of a shutdown. Both name the release that answers (`version`).
  */
 @ApiExcludeController()
 @Controller('health')
@@ -53,18 +51,12 @@ export class HealthController {
       const result = await this.health.check(this.readiness.probes.map((probe) => () => this.ask(probe, down)));
       return { ...result, version: this.service.release };
     } catch (error) {
-      throw new AppError(
-        'unavailable',
-        PLATFORM_ERROR_CODES.notReady,
-        `not ready: the ${down[0] ?? 'service'} is unavailable`,
-        {
-          cause: error,
-        },
-      );
+      const message = `not ready: the ${down[0] ?? 'service'} is unavailable`;
+      throw new AppError('unavailable', PLATFORM_ERROR_CODES.notReady, message, { cause: error });
     }
   }
 
-  /** One probe as terminus reports it (`up` or `down`, and how long it took); `down` collects the names of those down. */
+  /** One probe as terminus reports it, with how long it took; `down` collects the names of those down. */
   private async ask(probe: ReadinessProbe, down: string[]): Promise<HealthIndicatorResult> {
     const session = this.indicators.check(probe.name);
     const started = Date.now();

@@ -4,8 +4,8 @@ import { Injectable } from '@nestjs/common';
 export type ReadinessCheck = () => string | undefined;
 
 /**
- * Something readiness asks on every check, and waits for: whether a dependency can serve now (the database library's: a
- * read and a committed write). `name` keys it in readiness' answer and names it when it is down.
+ * Something readiness asks on every check, and waits for: whether a dependency can serve now (the database's: a read
+ * and a committed write). `name` keys it in the answer.
  */
 export interface ReadinessProbe {
   readonly name: string;
@@ -17,6 +17,10 @@ export interface ReadinessProbe {
  * keys can be read) or a probe (the database library), and readiness answers 503 naming the first problem found.
  */
 @Injectable()
+/**
+ * What makes the service unready besides a shutdown: a check a module adds (auth: whether its keys can be read) or a
+ * probe (the database); readiness answers 503 naming the first problem.
+ */
 export class Readiness {
   private readonly checks: ReadinessCheck[] = [];
   private readonly probed: ReadinessProbe[] = [];

@@ -1,9 +1,8 @@
 import type { Server } from 'node:http';
 
 /**
- * What bounds the connections a server keeps open and the requests waiting on each: a port a capability provides (the
- * connection-limits library), run first in the request pipeline, before any request is read. Without one, Node takes
- * every connection and every pipelined request it is sent.
+ * Bounds on the open connections and the requests waiting on each: a port the connection-limits library provides,
+ * installed before any request is read. Without one, Node takes all it is sent.
  */
 export abstract class ConnectionGuard {
   /** Installs the bounds on `server`, before it listens. */

@@ -26,10 +26,9 @@ function bodyOfClientError(error: NodeJS.ErrnoException): ErrorBody {
 }
 
 /**
- * The answers given below Fastify's router and hooks: Node's own refusals of malformed requests (`clientError`), of
- * unknown `Expect` values (`checkExpectation`) and of `CONNECT` (which Node hands to no route, and would answer by
- * closing the connection). They leave in the Error shape with a request id and the security headers like every other
- * answer, and are logged and counted.
+ * The answers given below Fastify's router and hooks: Node's refusals of malformed requests (`clientError`), of unknown
+ * `Expect` values and of `CONNECT` (which no route serves). In the Error shape, with a request id and the security
+ * headers like every other answer, logged and counted.
  */
 export class EdgeResponses {
   private count: EdgeCounter = () => undefined;

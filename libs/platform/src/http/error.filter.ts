@@ -38,10 +38,7 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: string; message: string }>
   FST_ERR_BAD_URL: { code: CODES.badRequest, message: 'the URL is malformed (invalid percent-encoding)' },
 };
 
-/**
- * The Error body of one of Fastify's own request errors. Also used for the errors its router raises before any hook or
- * filter can run.
- */
+/** The Error body of one of Fastify's own request errors, its router's included (raised before any hook or filter). */
 export function fastifyErrorBody(error: { code?: string; statusCode?: number; message: string }): ErrorBody {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   const known = FASTIFY_ERRORS[error.code ?? ''];
@@ -51,9 +48,8 @@ export function fastifyErrorBody(error: { code?: string; statusCode?: number; me
 }
 
 /**
- * The single global filter: whatever was thrown (a domain error, a validation failure, one of Fastify's body or parse
- * errors, an unknown route, a bug) leaves as `{code, message, status}` with `status` equal to the HTTP status. Only a
- * 5xx is logged in full, and its details never reach the client.
+ * The one global filter: whatever was thrown leaves as `{code, message, status}`, `status` the HTTP status. Only a 5xx
+ * is logged in full, and its details never reach the client.
  */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
@@ -85,16 +81,10 @@ export class ErrorFilter implements ExceptionFilter {
       if (exception.kind === 'unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return { code: exception.code, message: exception.message, status: STATUS_OF_KIND[exception.kind] };
     }
-    if (exception instanceof NotFoundException && request.is404) {
-      return this.unknownRoute(request, reply);
-    }
+    if (exception instanceof NotFoundException && request.is404) return this.unknownRoute(request, reply);
     if (exception instanceof HttpException && exception.getStatus() < 500) {
-      const status = exception.getStatus();
-      return fastifyErrorBody({
-        code: fastifyCode(exception.cause),
-        statusCode: status,
-        message: messageOf(exception),
-      });
+      const statusCode = exception.getStatus();
+      return fastifyErrorBody({ code: fastifyCode(exception.cause), statusCode, message: messageOf(exception) });
     }
     // A capability's own failure (the database's: 503 when it is down, 409 on a unique constraint).
     const translated = this.failures.translate(exception);

@@ -2,9 +2,8 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { EdgeResponses } from './edge-responses';
 
 /**
- * A second listener for monitors (MANAGEMENT_PORT): a port a capability provides (the management-port library). Its
- * requests take every step of the request pipeline the API's do; its step serves the monitors' routes
- * (`@ForMonitors()`) there alone, and everything else on the API's port alone.
+ * A second listener for monitors (MANAGEMENT_PORT): a port the management-port library provides. Its step serves
+ * `@ForMonitors()` routes there alone, and everything else on the API's port alone.
  */
 export abstract class ManagementListener {
   /** Listens once Fastify is ready, before the API's port, handing its requests to `fastify`; closes with it. */

@@ -1,10 +1,7 @@
 import { ModuleRef } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
-/**
- * A port's provider, when a capability provides one. Looked up through the root module's ModuleRef: the application's
- * own `get()` logs every miss as an error before it throws.
- */
+/** A port's provider, if a capability provides one (the application's own `get()` would log each miss as an error). */
 export function optionalProvider<T>(
   app: NestFastifyApplication,
   port: abstract new (...args: never[]) => T,

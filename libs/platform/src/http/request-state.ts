@@ -14,9 +14,8 @@ export function requestIdOf(req: IncomingMessage): string {
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * Who made the request: a non-secret identifier of the authenticated caller (a key's name, or an unnamed API_KEYS
-     * key's place, API_KEYS#n), set by the authentication step; `undefined` on public routes and refused requests. Read
-     * by the rate limit, idempotency, the log line and metrics.
+     * Who made the request, never a secret (a key's name, or API_KEYS#n): set by authentication; `undefined` on public
+     * routes and refused requests.
      */
     caller: string | undefined;
     /** The `code` of the Error answer, set by the error filter; `undefined` otherwise. Read by the log line. */
@@ -26,17 +25,14 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Declares the state a request carries through the pipeline, so that Fastify gives every request object the same shape
- * from the start.
- */
+/** The state a request carries, declared so that Fastify gives every request object one shape from the start. */
 export function declareRequestState(fastify: FastifyInstance): void {
   fastify.decorateRequest('caller', undefined);
   fastify.decorateRequest('errorCode', undefined);
   fastify.decorateRequest('trace', undefined);
 }
 
-/** The route template a request matched (`/v1/things/:thingId`), or `unmatched`: a bounded label for logs and metrics. */
+/** The route template a request matched (`/v1/things/:thingId`), or `unmatched`: a bounded label. */
 export function routeTemplateOf(request: FastifyRequest): string {
   return request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
 }

@@ -1,14 +1,13 @@
 import type { onRequestHookHandler, onResponseHookHandler, preHandlerHookHandler } from 'fastify';
 
 /**
- * Traces of requests: a port the tracing library provides when an OTLP endpoint is configured, as the auth module
- * provides the Authenticator. Without one nothing of tracing runs: the pipeline adds none of its steps, and a
- * capability's `span()` call is not made (`tracing?.span(...)`).
+ * Traces of requests: a port the tracing library provides when an OTLP endpoint is configured. Without one nothing of
+ * tracing runs: no step, and no `span()` call (`tracing?.span(...)`).
  */
 export abstract class RequestTracing {
   /**
-   * The pipeline's first step: starts the request's span, continuing the caller's trace context (`traceparent`), sets
-   * `request.trace`, and keeps the span current through every step until the body is read.
+   * The pipeline's first step: starts the request's span (continuing `traceparent`), sets `request.trace`, and keeps it
+   * current until the body is read.
    */
   abstract readonly onRequest: onRequestHookHandler;
 
@@ -18,7 +17,7 @@ export abstract class RequestTracing {
   /** Once the answer is sent: the span ends with its status, caller and error code. */
   abstract readonly onResponse: onResponseHookHandler;
 
-  /** Runs `work` as a child span of the current request's (a statement, a Redis call); outside a sampled one, just runs it. */
+  /** `work` as a child span of the request's (a statement, a Redis call); outside a sampled request, just `work`. */
   abstract span<T>(
     name: string,
     attributes: Readonly<Record<string, string | number>>,

@@ -8,9 +8,9 @@ type JsonSchema = Record<string, unknown>;
 const { API_MODEL_PROPERTIES_ARRAY: PROPERTY_NAMES, API_MODEL_PROPERTIES: PROPERTY_OPTIONS } = DECORATORS;
 
 /**
- * A success response, declared once from its response DTO: the OpenAPI entry (`@ApiResponse`), and the JSON schema
- * Fastify serializes it with (fast-json-stringify, several times faster than JSON.stringify for a list), derived from
- * the same `@ApiProperty()` metadata. Only the properties the DTO declares can ever leave the service.
+ * A success response, declared once from its DTO: the OpenAPI entry and the schema Fastify serializes it with
+ * (fast-json-stringify: several times faster than JSON.stringify on a list), both from `@ApiProperty()`. Only the
+ * properties the DTO declares can ever leave the service.
  */
 export function Responds(
   status: number,

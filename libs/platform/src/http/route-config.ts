@@ -2,8 +2,8 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Settings a route carries into Fastify's own route config, where the request pipeline's steps that run before Nest
- * (authentication, the rate limit) can read them; a capability may add settings of its own (`@Deprecated()`).
+ * Settings a route carries into Fastify's route config, for the pipeline's steps before Nest (authentication, the rate
+ * limit); a capability may add its own (`@Deprecated()`).
  */
 export interface RouteSettings {
   /** Served without credentials. */
@@ -14,10 +14,7 @@ export interface RouteSettings {
   management?: boolean;
 }
 
-/**
- * Adds `settings` to the route's Fastify config. Unlike `@RouteConfig()`, which replaces the whole config, several of
- * these decorators can share a route.
- */
+/** Adds `settings` to the route's Fastify config; unlike `@RouteConfig()`, several can share a route. */
 export function WithRouteSettings(settings: RouteSettings & Record<string, unknown>): MethodDecorator {
   return (_target, _key, descriptor: PropertyDescriptor) => {
     const handler = descriptor.value as object;

@@ -2,9 +2,8 @@ import FindMyWay from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Every route the application serves, kept so that a request for a known path with the wrong method can be answered 405
- * with an `Allow` header rather than a 404 (Fastify's own router only answers "no route"), and so that CORS and the
- * checks of the OpenAPI document know what is served.
+ * Every route served: a known path asked with another method is answered 405 with `Allow` (Fastify's router says only
+ * "no route"), and CORS and the document know what is served.
  */
 export class RouteIndex {
   private readonly router = FindMyWay();

@@ -1,6 +1,6 @@
 /**
- * The security headers of every answer, worked out once at startup: a port a capability provides (the security-headers
- * library, unless SECURITY_HEADERS=off). Without one, none are sent and no step runs for them.
+ * The security headers of every answer: a port the security-headers library provides unless SECURITY_HEADERS=off;
+ * without one, none are sent.
  */
 export abstract class SecurityHeaders {
   /** On every answer but the documentation page's, the edge's refusals included. */

@@ -4,11 +4,9 @@ import type { AppError } from '../errors/app-error';
 import { STATUS_OF_KIND } from '../errors/error-catalogue';
 
 /**
- * What a capability adds to every operation, named when its module is created, before the first request: the request
- * headers it reads (a browser may send them; one read `once` is refused when given twice), the answer headers it sends
- * (a browser's script may read them), and the errors it may answer any operation with (the document lists them on every
- * operation), and what it says in the document. Idempotency, rate limiting, auth, the database and validation fill it;
- * CORS, the header check and the OpenAPI document read it.
+ * What a capability adds to every operation, named when its module is created: the request headers it reads (one read
+ * `once` is refused given twice), the answer headers it sends, the errors it may answer any operation with, and what it
+ * says in the document. CORS, the header check and the OpenAPI document read it.
  */
 @Injectable()
 export class SharedContract {

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-/**
- * Whether the service is draining for shutdown: graceful shutdown begins it; readiness then answers 503 and every
- * answer closes its connection (pipeline/close-when-draining.ts).
- */
+/** Whether the service drains for shutdown: readiness then answers 503, and every answer closes its connection. */
 @Injectable()
 export class Draining {
   private draining = false;

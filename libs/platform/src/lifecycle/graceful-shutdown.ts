@@ -9,19 +9,16 @@ import { OpenConnections } from './open-connections';
 /** How often the connections are looked at while the server stops. */
 const SWEEP_MS = 50;
 /**
- * An idle kept-alive connection is closed once nothing has moved on it for this long. Its client cannot be told first
- * (HTTP/1.1 has no way to, but an answer with `Connection: close`), so the connections in use are left to close
- * themselves after their answer, and only those long quiet are closed.
+ * An idle kept-alive connection is closed once nothing has moved on it for this long: HTTP/1.1 can tell a client only
+ * in an answer (`Connection: close`), so connections in use close after their answer, and only long quiet ones are cut.
  */
 const QUIET_MS = 500;
 
 /**
  * On SIGTERM or SIGINT: readiness turns 503 at once and every response carries `Connection: close`; after the signal's
- * `delayMs` (time for load balancers to notice) the server stops accepting connections (a new one is refused before it
- * sends anything, which any client may retry), each connection in use closes after its current answer, each one quiet
- * for QUIET_MS is closed, and then the modules' destroy hooks close the database and the process exits 0. A client
- * whose kept-alive connection was quiet for QUIET_MS may find it closed as it reuses it (ECONNRESET): the race every
- * keep-alive timeout has. If all that takes longer than `graceMs`, it exits 1 rather than hang.
+ * `delayMs` (for load balancers to notice) the server stops accepting connections, each connection closes after its
+ * current answer or once quiet for QUIET_MS, the modules' destroy hooks close the database, and the process exits 0;
+ * after `graceMs`, 1 rather than hang (docs/decisions/0016-connections-stalled-and-at-shutdown.md).
  */
 export function installGracefulShutdown(
   app: NestFastifyApplication,

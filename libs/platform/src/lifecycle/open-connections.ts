@@ -13,8 +13,8 @@ interface Seen {
 const REGISTRIES = new WeakMap<Server, OpenConnections>();
 
 /**
- * The open connections of a server, and when a byte last moved on each: the one registry that connection shedding (the
- * connection-limits library) and the shutdown (graceful-shutdown.ts) read.
+ * The open connections of a server and when a byte last moved on each: the one registry connection shedding and the
+ * shutdown read.
  */
 export class OpenConnections implements Iterable<Socket> {
   private readonly open = new Map<Socket, Seen>();

@@ -9,8 +9,8 @@ export const APP_LOGGER = Symbol('APP_LOGGER');
 const loggers = new WeakMap<AppConfig, Logger>();
 
 /**
- * The one pino logger of an application: JSON lines on stdout at `LOG_LEVEL`. The same instance for Nest's own lines
- * (from the first one, so that a startup that fails logs JSON too) and for the request lines.
+ * The one pino logger of an application: JSON lines on stdout at `LOG_LEVEL`, for Nest's own lines (from the first, so
+ * a failed startup logs JSON too) and the request lines.
  */
 export function appLoggerOf(config: AppConfig): Logger {
   let logger = loggers.get(config);
@@ -22,8 +22,7 @@ export function appLoggerOf(config: AppConfig): Logger {
 }
 
 /**
- * The last line of a process that could not start, as a JSON line like all the others, whatever `LOG_LEVEL` says (it
- * may be the variable that is wrong). A bad variable is named without a stack trace.
+ * A process's last line when it cannot start, in JSON whatever `LOG_LEVEL` says; a bad variable named without a stack.
  */
 export function logStartupFailure(error: unknown): void {
   const logger = pino();

@@ -7,11 +7,9 @@ export const REFUSAL_WINDOW_MS = 10_000;
 const logs = new WeakMap<Logger, RefusalLog>();
 
 /**
- * What a client can make the service write: one line per request it sends. Its refused requests (4xx: a wrong key, a
- * flood of them, malformed ones) are written up to REFUSAL_LINES_PER_WINDOW per REFUSAL_WINDOW_MS, and the rest summed
- * up in one warning line at the end of the window, by status; answers it was served (2xx, 3xx) and failures (5xx) are
- * always written. So a client without a key cannot fill a disk or a log pipeline, and an operator still sees how many
- * were refused.
+ * Lines about refused requests (4xx) are written up to REFUSAL_LINES_PER_WINDOW per REFUSAL_WINDOW_MS, the rest summed
+ * up by status in one warning line at the window's end: a client without a key cannot fill a disk, and an operator
+ * still sees how many were refused. Served answers and failures (5xx) are always written.
  */
 export class RefusalLog {
   private windowEnds = 0;
@@ -21,7 +19,7 @@ export class RefusalLog {
 
   private constructor(private readonly logger: Logger) {}
 
-  /** The one of `logger`'s application (the request lines and the answers given below Fastify share it). */
+  /** The one of `logger`'s application: the request lines and the edge's answers share it. */
   static of(logger: Logger): RefusalLog {
     let log = logs.get(logger);
     if (!log) {
@@ -32,8 +30,7 @@ export class RefusalLog {
   }
 
   /**
-   * Whether the line about an answer with `status` (or a refusal given no answer, named) may be written; counted for
-   * the summary when not.
+   * Whether the line about an answer with `status` (or a named refusal) may be written; counted for the summary if not.
    */
   admits(status: number | string): boolean {
     if (typeof status === 'number' && (status < 400 || status >= 500)) return true;

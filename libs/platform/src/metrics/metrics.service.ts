@@ -3,10 +3,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 
 /**
- * Prometheus metrics of this application: request counts and latencies by route template, method and status; the
- * default process metrics; `<id>_build_info`, the release this process runs (always 1, the label is the news; the
- * default metrics' own `nodejs_version_info` says which Node). One registry per application (not prom-client's global
- * one), so several applications can live in one process (tests).
+ * Prometheus metrics: request counts and latencies by route template, method and status; the default process metrics;
+ * `<id>_build_info`, the release this process runs. One registry per application, so that tests can run several.
  */
 @Injectable()
 export class MetricsService {
@@ -50,10 +48,7 @@ export class MetricsService {
     return new Counter({ name: `${this.prefix}_${name}`, help, labelNames, registers: [this.registry] });
   }
 
-  /**
-   * The request counter and histogram of one route, method and status, looked up once: prom-client would otherwise hash
-   * the three labels twice per request.
-   */
+  /** One route, method and status's series, looked up once: prom-client would hash the labels on every request. */
   private seriesOf(route: string, method: string, status: number) {
     const key = `${route} ${method} ${status}`;
     let series = this.series.get(key);

@@ -89,17 +89,10 @@ function bodyOf(error: AppError): ErrorBody {
 }
 
 /**
- * The OpenAPI response object of an Error answer with `status`, as `@ApiErrorResponses()` would declare it; with
- * `errors`, the codes it may carry, the first as the example.
+ * The OpenAPI response of an Error answer with `status`; with `errors`, the codes it may carry, the first as the
+ * example.
  */
-export function errorResponseObject(
-  status: number,
-  errors: readonly AppError[] = [],
-): {
-  description: string;
-  headers?: Headers;
-  content: Record<string, { schema: { $ref: string }; example?: ErrorBody }>;
-} {
+export function errorResponseObject(status: number, errors: readonly AppError[] = []) {
   const { description, headers, example } = ERROR_RESPONSES[status];
   const body = errors.length > 0 ? bodyOf(errors[0]) : example;
   const codes = new Set([...errors.map((error) => error.code), ...(example ? [example.code] : [])]);
@@ -113,9 +106,8 @@ export function errorResponseObject(
 }
 
 /**
- * Documents each listed status as an Error response, with its headers and an example body of its own. Give a route's
- * own error (`new PetNotFoundError(42)`) instead of a status to show it as that status's example. The answers every
- * operation shares (SHARED_ERROR_STATUSES, and those the capabilities add) need not be listed.
+ * Documents each status as an Error response with an example body; a route's own error (`new PetNotFoundError(42)`)
+ * shows as its status's example. What every operation shares (500, what capabilities register) need not be listed.
  */
 export function ApiErrorResponses(...entries: Array<number | AppError>): MethodDecorator {
   return applyDecorators(

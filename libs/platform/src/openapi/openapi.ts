@@ -16,8 +16,8 @@ export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
 
 /**
- * What the Swagger UI page loads: swagger-ui-dist's folder also holds its package.json, README and half a megabyte of
- * source maps, none of which is served.
+ * What the Swagger UI page loads: the rest of swagger-ui-dist's folder (README, half a megabyte of source maps) is not
+ * served.
  */
 const DOCS_ASSETS = new Set([
   'swagger-ui.css',
@@ -29,8 +29,8 @@ const DOCS_ASSETS = new Set([
 ]);
 
 /**
- * The OpenAPI 3 document, generated from the controllers and DTOs. Paths are written relative to the servers, which end
- * in the API prefix.
+ * The OpenAPI 3 document, from the controllers and DTOs, its paths relative to the servers (which end in the API
+ * prefix).
  */
 export function buildOpenApiDocument(
   app: NestFastifyApplication,
@@ -67,9 +67,8 @@ export function buildOpenApiDocument(
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
       if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
-        addSharedResponses(operation, shared.errors);
-        describeCommonHeaders(operation, limitHeaders);
-        for (const tag of (operation as { tags?: string[] }).tags ?? []) tags.add(tag);
+        addSharedAnswers(operation as Operation, shared.errors, limitHeaders);
+        for (const tag of (operation as Operation).tags ?? []) tags.add(tag);
       }
     }
   }
@@ -86,40 +85,35 @@ const REQUEST_ID_HEADER = {
   },
 };
 
+type Operation = { responses: Record<string, { headers?: object }>; tags?: string[] };
+
 /** Answered before the caller's limit is counted (authentication): none of its headers. */
 const BEFORE_CALLER_LIMIT = new Set(['401']);
 
 /**
- * The answers every operation under the API prefix shares (a failure, and those the capabilities add: a missing key,
- * the rate limit, the database away), added once here rather than on each route; its bearer security is the document's
- * global requirement.
+ * What every operation shares, added once here rather than on each route: the answers (a failure, and those the
+ * capabilities register: a missing key, the rate limit, the database away), in order of status; `X-Request-Id` on every
+ * answer, and the caller limit's headers (`RateLimit-*`) on those given after it counted the request.
  */
-function addSharedResponses(operation: Record<string, unknown>, errors: ReadonlyMap<number, AppError[]>): void {
-  const responses = operation.responses as Record<string, unknown>;
+function addSharedAnswers(
+  operation: Operation,
+  errors: ReadonlyMap<number, AppError[]>,
+  limitHeaders: Readonly<Record<string, HeaderDoc>>,
+): void {
+  const { responses } = operation;
   for (const status of new Set([...SHARED_ERROR_STATUSES, ...errors.keys()])) {
     responses[String(status)] ??= errorResponseObject(status, errors.get(status));
   }
-  // In order of status, as the routes declared theirs.
+  for (const [status, response] of Object.entries(responses)) {
+    const limited = !BEFORE_CALLER_LIMIT.has(status);
+    response.headers = { ...response.headers, ...REQUEST_ID_HEADER, ...(limited ? limitHeaders : {}) };
+  }
   operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /**
- * The headers every answer carries: `X-Request-Id` always, and the caller limit's (rate limiting's `RateLimit-*`, when
- * it is on) on every answer given after it counted the request.
- */
-function describeCommonHeaders(
-  operation: Record<string, unknown>,
-  limitHeaders: Readonly<Record<string, HeaderDoc>>,
-): void {
-  for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: object }>)) {
-    const limited = !BEFORE_CALLER_LIMIT.has(status);
-    response.headers = { ...response.headers, ...REQUEST_ID_HEADER, ...(limited ? limitHeaders : {}) };
-  }
-}
-
-/**
- * Serves the document at `/v1/openapi.json` and Swagger UI at `/docs`, both without a key. Call before the application
- * is initialised.
+ * Serves the document at `/v1/openapi.json` and Swagger UI at `/docs`, both without a key; before the app is
+ * initialised.
  */
 export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, service: ServiceInfo): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;

@@ -3,14 +3,9 @@ import type { onSendHookHandler } from 'fastify';
 import type { Draining } from '../lifecycle/draining';
 
 /**
- * While the service drains for shutdown, every answer, those of requests already in flight included, carries
- * `Connection: close`, so that each keep-alive connection ends after its current request instead of holding the
- * shutdown until its idle timeout.
- *
- * An answer given while part of the request's body is still to come (a 401 before parsing, a 413 over the size limit)
- * closes its connection too: otherwise Node reads on and discards the rest of the body, and a body that never ends
- * would get a second, unsolicited answer (408) on the same connection later. A request without a body (a GET for an
- * unknown route) keeps its connection: the client's next request can follow on it.
+ * `Connection: close` on every answer while the service drains, so that each keep-alive connection ends after its
+ * current request instead of holding the shutdown; and on an answer given while part of the body is still to come (a
+ * 401, a 413), whose rest Node would read and discard, and whose never-ending body would get a second answer (408).
  */
 export function closeWhenDraining(drain: Draining): onSendHookHandler {
   return (request, reply, payload, done) => {
@@ -22,8 +17,8 @@ export function closeWhenDraining(drain: Draining): onSendHookHandler {
 }
 
 /**
- * Whether the request announced a body that has not all arrived. A refusal made before any of it is read (an
- * `onRequest` step) is sent while Node is still parsing the headers, so even a bodyless request is not `complete` yet.
+ * Whether the request announced a body not all arrived: a refusal in an `onRequest` step is sent while Node still
+ * parses the headers, so even a bodyless request is not `complete` yet.
  */
 function bodyStillToCome(raw: IncomingMessage): boolean {
   if (raw.complete) return false;

@@ -2,9 +2,8 @@ import type { preParsingHookHandler } from 'fastify';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 
 /**
- * Sends `100 Continue` to a client that asked for it (`Expect: 100-continue`) once its request has passed the steps
- * that come before the body (authentication, the rate limit). A body announced larger than the limit is not invited;
- * Fastify answers it 413 without reading it. Node's own automatic `100 Continue` is turned off (http-application.ts).
+ * `100 Continue` for `Expect: 100-continue`, once the request has passed authentication and the rate limit; a body
+ * announced past the limit is not invited (Fastify answers it 413 unread). Node's own is off (http-application.ts).
  */
 export const sendContinue: preParsingHookHandler = (request, reply, payload, done) => {
   if (

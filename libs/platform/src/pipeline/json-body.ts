@@ -2,19 +2,17 @@ import { isUtf8 } from 'node:buffer';
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error';
-import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
+import { PLATFORM_ERROR_CODES as CODES } from '../errors/error-catalogue';
 
 /** Deepest nesting of arrays and objects a body may have: the contract's bodies are one level deep. */
 export const MAX_JSON_DEPTH = 32;
 
 /**
- * Request bodies are JSON in UTF-8, sent as they are: a `Content-Encoding` other than `identity` (a gzip body, or a
- * plain body labelled gzip) and a charset other than UTF-8 are answered 415 rather than parsed as something they are
- * not. Every other media type is refused too (Fastify would also take text/plain). Bytes that are not UTF-8 are refused
- * (400), not read as U+FFFD and stored; so is a body nested deeper than MAX_JSON_DEPTH, before it is parsed (the
- * recursive code after the parser, class-transformer's and the idempotency fingerprint's, would overflow the stack on a
- * few kilobytes of brackets). Fastify's own JSON parser does the parsing, with its prototype-poisoning protection;
- * integers past 2^53 are kept exact, as `bigint`s (an int64 identifier is never rounded on the way in).
+ * Request bodies are JSON in UTF-8, sent as they are: a `Content-Encoding` other than `identity`, a charset other than
+ * UTF-8 and any other media type are answered 415; bytes that are not UTF-8, and a body nested deeper than
+ * MAX_JSON_DEPTH, 400 before parsing (the recursive code after the parser would overflow the stack on a few kilobytes
+ * of brackets). Fastify's own parser parses, with its prototype-poisoning protection; integers past 2^53 stay exact, as
+ * `bigint`s.
  */
 export function parseJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
@@ -22,28 +20,16 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const repeated = repeatedParameterOf(request.headers['content-type'] ?? '');
     if (repeated) {
-      return done(
-        new AppError('invalid', PLATFORM_ERROR_CODES.badRequest, `Content-Type gives its ${repeated} parameter twice`),
-        undefined,
-      );
+      return done(invalid(CODES.badRequest, `Content-Type gives its ${repeated} parameter twice`), undefined);
     }
     const problem = unsupportedEncodingOf(request);
     if (problem) return done(new UnsupportedMediaTypeException(problem), undefined);
     const bytes = body as Buffer;
-    if (!isUtf8(bytes)) {
-      return done(
-        new AppError('invalid', PLATFORM_ERROR_CODES.malformedJson, 'request body is not valid UTF-8'),
-        undefined,
-      );
-    }
+    if (!isUtf8(bytes)) return done(invalid(CODES.malformedJson, 'request body is not valid UTF-8'), undefined);
     const shape = shapeOf(bytes);
     if (shape.depth > MAX_JSON_DEPTH) {
       return done(
-        new AppError(
-          'invalid',
-          PLATFORM_ERROR_CODES.invalidBody,
-          `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
-        ),
+        invalid(CODES.invalidBody, `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`),
         undefined,
       );
     }
@@ -52,14 +38,7 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
       if (error) return done(error, body);
       // JSON.parse keeps the last of two equal keys: which one the client meant is anyone's guess (RFC 8259 4).
       if (membersOf(body) < shape.members) {
-        return done(
-          new AppError(
-            'invalid',
-            PLATFORM_ERROR_CODES.malformedJson,
-            'request body gives the same key twice in one object',
-          ),
-          undefined,
-        );
+        return done(invalid(CODES.malformedJson, 'request body gives the same key twice in one object'), undefined);
       }
       done(null, withExactIntegers(text, body));
     });
@@ -70,10 +49,8 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
 const LONG_DIGITS = /\d{16}/;
 
 /**
- * The body with each integer past 2^53 as a `bigint` of its exact digits, where JSON.parse rounded it to the nearest
- * double (`9007199254740993` to ...992). Only a body with such a run of digits is parsed again, with a reviver that
- * reads each number's own text (Node 22: the reviver's `context.source`); the first parse checked it for prototype
- * poisoning.
+ * The body with each integer past 2^53 as a `bigint` of its exact digits, where JSON.parse rounded it. Only a body with
+ * such a run of digits is parsed again, with a reviver that reads each number's own text (`context.source`).
  */
 function withExactIntegers(text: string, body: unknown): unknown {
   if (!LONG_DIGITS.test(text)) return body;
@@ -84,16 +61,13 @@ function withExactIntegers(text: string, body: unknown): unknown {
   );
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+const [QUOTE, BACKSLASH, COLON] = [0x22, 0x5c, 0x3a];
 const OPEN = new Set([0x5b, 0x7b]);
 const CLOSE = new Set([0x5d, 0x7d]);
 
-const COLON = 0x3a;
-
 /**
- * The deepest nesting of `[` and `{` in JSON text, and how many object members it writes (a `:` outside strings is a
- * member's, and nothing else). Bytes of UTF-8 multi-byte characters are all above 0x7F, so scanning bytes is exact.
+ * The deepest nesting of `[` and `{` in JSON text, and how many object members it writes (a `:` outside strings).
+ * UTF-8's multi-byte characters are all above 0x7F, so scanning bytes is exact.
  */
 function shapeOf(bytes: Buffer): { depth: number; members: number } {
   let depth = 0;
@@ -153,4 +127,8 @@ function unsupportedEncodingOf(request: FastifyRequest): string | undefined {
     return `the body must be JSON in UTF-8 (got charset=${charset})`;
   }
   return undefined;
+}
+
+function invalid(code: string, message: string): AppError {
+  return new AppError('invalid', code, message);
 }

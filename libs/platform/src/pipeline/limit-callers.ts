@@ -4,7 +4,7 @@ import { routeSettingsOf } from '../http/route-config';
 
 /**
  * The caller's limit, after authentication (the budget is the caller's) and before the body is read: a refused request
- * costs no parsing. Routes for monitors (`@ForMonitors()`: health, metrics) and the documentation are never limited.
+ * costs no parsing. `@ForMonitors()` routes and the documentation are never limited.
  */
 export function limitCallers(limit: CallerLimit): preParsingHookHandler {
   return (request, reply, payload, done) => {

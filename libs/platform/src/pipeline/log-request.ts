@@ -5,9 +5,9 @@ import { RefusalLog } from '../logging/refusal-log';
 import { pathOf, routeTemplateOf } from '../http/request-state';
 
 /**
- * 5xx answers that are the service doing what it should, logged below `error` so that an alert on the error rate does
- * not fire on every deploy: readiness during a shutdown (`debug`: the shutdown says so once, at `info`, as it starts)
- * and readiness while the database or the keys cannot be read (`warn`: the cause is logged where it was found).
+ * 5xx answers that are the service doing what it should, logged below `error` so that an error-rate alert does not fire
+ * on every deploy: readiness while shutting down (`debug`) and while a dependency is down (`warn`, the cause logged
+ * where it was found).
  */
 const LEVEL_OF_UNAVAILABLE: ReadonlyMap<string | undefined, 'debug' | 'warn'> = new Map([
   [PLATFORM_ERROR_CODES.shuttingDown, 'debug'],
@@ -15,12 +15,9 @@ const LEVEL_OF_UNAVAILABLE: ReadonlyMap<string | undefined, 'debug' | 'warn'> = 
 ]);
 
 /**
- * One JSON line per request, written when the response is done: id, method, path (never the query string), route
- * template, status, latency and the caller (a key's name, or an unnamed API_KEYS key's place, API_KEYS#n), and
- * `trace_id` and `span_id` when tracing is on. Headers are never logged, so no credential can reach a line. One plain
- * pino call per request: pino-http's child logger per request, middleware and async-local storage cost a fifth of a
- * list request's CPU (docs/decisions/0006-request-log-without-pino-http.md). Lines about refused requests are bounded
- * (RefusalLog): a client cannot fill the log.
+ * One JSON line per request, once answered: id, method, path (never the query string), route template, status, latency,
+ * caller, and trace ids with tracing on. Headers are never logged, so no credential reaches a line. One plain pino
+ * call: pino-http cost a fifth of a list request's CPU (decision 0006). Refusals are bounded (RefusalLog).
  */
 export function logRequest(logger: Logger): onResponseHookHandler {
   const refusals = RefusalLog.of(logger);

@@ -3,10 +3,9 @@ import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 
 /**
- * Fields a request carries at most once (RFC 9110 5.3: a field that is not a list may not be repeated), besides those
- * capabilities read `once` (SharedContract). Node keeps the first of each and drops the rest, so a second one would be
- * read by nobody here, yet perhaps by a proxy in front: two `Host`s route one way and are served another (RFC 9112 3.2
- * asks for a 400), two `Authorization`s are judged on the first alone.
+ * Fields a request carries at most once (RFC 9110 5.3), besides those capabilities read `once` (SharedContract). Node
+ * keeps the first and drops the rest, which a proxy in front may have read: two `Host`s route one way and are served
+ * another (RFC 9112 3.2 asks for a 400), two `Authorization`s are judged on the first alone.
  */
 const SINGLETONS = ['Host', 'Authorization', 'Content-Type', 'Content-Length'];
 
@@ -14,9 +13,8 @@ const SINGLETONS = ['Host', 'Authorization', 'Content-Type', 'Content-Length'];
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d*)?$/;
 
 /**
- * Refuses a request whose header fields say two things at once, before anything reads them: an HTTP/1.1 request without
- * `Host`, or with a `Host` that is no host, and a single-valued field given twice. 400 `bad_request`, as Node's own
- * parser answers other malformed requests.
+ * 400 `bad_request`, before anything reads them, for an HTTP/1.1 request without `Host` or with a `Host` that is no
+ * host, and for a single-valued field given twice.
  */
 export function refuseMalformedHeaders(readOnce: Iterable<string>): onRequestHookHandler {
   const singletons = new Map([...SINGLETONS, ...readOnce].map((name) => [name.toLowerCase(), name]));

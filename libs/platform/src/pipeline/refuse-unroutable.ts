@@ -5,9 +5,8 @@ import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { pathOf } from '../http/request-state';
 
 /**
- * Refuses at once what no route will take, before a byte of its body is read: an unknown path or method, however its
- * body is labelled (404, or 405 with `Allow`, from the error filter). A trailing slash is part of no route, on every
- * path and for every method (`/v1/pets/` would otherwise reach getPet with an empty id): 404.
+ * An unknown path or method is refused before a byte of its body is read (404, or 405 with `Allow`, from the error
+ * filter); so is a trailing slash, on every path (`/v1/pets/` would otherwise reach getPet with an empty id).
  */
 export const refuseUnroutable: onRequestHookHandler = (request, _reply, done) => {
   if (request.is404) return done(new NotFoundException());

@@ -37,12 +37,10 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   declareRequestState(fastify);
 
-  // 1. The connection, before any request is read: the bounds on how many are open and on the requests waiting on
-  //    each (the connection-limits library).
+  // 1. The connection, before any request is read: the connection-limits library's bounds.
   optionalProvider(app, ConnectionGuard)?.guard(app.getHttpServer() as Server);
 
-  // 2. The request line and headers have arrived; nothing of the body is read yet. With tracing on, its span starts
-  //    first and is current through every step until the body is read, and again for the handler.
+  // 2. The request line and headers have arrived, nothing of the body yet. With tracing on, its span starts first.
   const tracing = optionalProvider(app, RequestTracing);
   if (tracing) fastify.addHook('onRequest', tracing.onRequest);
   fastify.addHook('onRequest', sendRequestId);
@@ -55,8 +53,7 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   fastify.addHook('onRequest', refuseMalformedHeaders(app.get(SharedContract).singleValued));
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);
-  // CORS (the cors library, when CORS_ORIGINS is set): @fastify/cors adds its own onRequest step when the application
-  // boots, so after these.
+  // CORS (the cors library, when CORS_ORIGINS is set): @fastify/cors adds its step as the app boots, after these.
   optionalProvider(app, CrossOriginAccess)?.allow(app);
 
   // 3. Before the body: who is calling, and may they call again this minute.
@@ -69,9 +66,8 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   // 4. The body: JSON in UTF-8 only, at most MAX_BODY_BYTES (Fastify's bodyLimit, set in http-application.ts).
   parseJsonBodies(fastify);
 
-  // 5. Nest, for the route: its interceptors (`@Idempotent()`: the body validated, then the answer recorded in the
-  //    handler's transaction), the global pipe (the validation library's, of every DTO argument), the handler. Whatever any step throws is
-  //    answered by the one error filter, in the Error shape.
+  // 5. Nest, for the route: its interceptors (`@Idempotent()`), the global pipe (the validation library's), the
+  //    handler. Whatever any step throws is answered by the one error filter, in the Error shape.
   if (tracing) fastify.addHook('preHandler', tracing.preHandler);
   app.useGlobalFilters(app.get(ErrorFilter));
 

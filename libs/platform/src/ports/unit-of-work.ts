@@ -1,18 +1,8 @@
 /**
- * The port an application service uses to make several writes one transaction: its own repositories' and other modules'
- * facades' alike, since every read and write made inside `run` joins it. Plain TypeScript, so the application layer may
+ * The port an application service uses to make several writes one transaction, its own repositories' and other modules'
+ * facades' alike: every read and write made inside `run` joins it. Plain TypeScript, so the application layer may
  * depend on it; the database provides it (SqlClient's transaction: serializable, all or nothing, `work` run once on
- * SQLite and at most five times on PostgreSQL after serialization failures; see docs/extending.md, "Writing across
- * modules").
- *
- *     constructor(private readonly pets: PetCatalog, private readonly orders: OrderRepository,
- *                 private readonly unitOfWork: UnitOfWork) {}
- *     place(order: NewOrder) {
- *       return this.unitOfWork.run(async () => {
- *         if (!(await this.pets.reserve(order.petId))) throw new PetNotAvailableError(order.petId);
- *         return this.orders.add(order);
- *       });
- *     }
+ * SQLite and at most five times on PostgreSQL). An example: docs/extending.md, "Writing across modules".
  */
 export abstract class UnitOfWork {
   /** Runs `work` in one transaction (or in the one already open): committed if it resolves, undone if it throws. */

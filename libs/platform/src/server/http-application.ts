@@ -19,10 +19,7 @@ import { requestIdOf } from '../http/request-state';
 import { optionalProvider } from '../http/optional-provider';
 import { SecurityHeaders } from '../http/security-headers';
 
-/**
- * Creates the Nest application on Fastify with the HTTP settings of the contract. `main.ts` and the e2e tests both call
- * this, so the tests run what production runs.
- */
+/** The Nest application on Fastify with the contract's HTTP settings: `main.ts` and the e2e tests both make it here. */
 export async function createHttpApplication(
   rootModule: Type | DynamicModule,
   config: AppConfig,
@@ -31,12 +28,10 @@ export async function createHttpApplication(
   const edge = new EdgeResponses(appLoggerOf(config));
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
-    // Fastify's defaults, stated because the contract depends on them: a body with `__proto__` or
-    // `constructor.prototype` is refused, not sanitised.
+    // Fastify's defaults, stated because the contract depends on them: a poisoned body is refused, not sanitised.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    // Fastify would answer requests that arrive while it closes with a 503 of its own shape; they are served instead,
-    // each with `Connection: close`.
+    // Requests that arrive while it closes are served, each with `Connection: close`, not given Fastify's own 503.
     return503OnClosing: false,
     genReqId: requestIdOf,
     // A path parameter may be as long as the request line allows (16 KiB, then 431): its pipe says what is wrong with
@@ -46,16 +41,14 @@ export async function createHttpApplication(
     trustProxy: trustProxyOf(config.trustProxy),
     // Requests Node's parser refuses (smuggling shapes, oversized headers, slow clients).
     clientErrorHandler: edge.clientError,
-    // The router rejects a malformed URL or an over-long parameter before any hook or filter runs: answer those in the
-    // contract's shape too.
+    // The router's refusals (a malformed URL), before any hook or filter runs, in the contract's shape too.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const body = fastifyErrorBody(error);
       sendError(reply.headers(edge.securityHeaders).header('x-request-id', request.id), body);
       edge.recordRouterAnswer(request.id, request.method, request.url, body);
     },
-    // Slow or stalled clients are cut off without holding the others up. Node checks these timeouts every
-    // connectionsCheckingInterval (30 s by default). A request without Host is answered by the first hook, in the Error
-    // shape (Node's own answer is an empty 400).
+    // Slow or stalled clients are cut off, checked every second (Node's default: 30 s). A request without Host is
+    // answered by a step, in the Error shape (Node's own answer is an empty 400).
     http: {
       headersTimeout: config.timeouts.headersMs,
       requestTimeout: config.timeouts.requestMs,
