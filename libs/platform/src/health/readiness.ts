@@ -13,14 +13,10 @@ export interface ReadinessProbe {
 }
 
 /**
- * What makes the service unready besides a shutdown: a module adds a check of its own (the auth module: whether its
- * keys can be read) or a probe (the database library), and readiness answers 503 naming the first problem found.
- */
-@Injectable()
-/**
  * What makes the service unready besides a shutdown: a check a module adds (auth: whether its keys can be read) or a
  * probe (the database); readiness answers 503 naming the first problem.
  */
+@Injectable()
 export class Readiness {
   private readonly checks: ReadinessCheck[] = [];
   private readonly probed: ReadinessProbe[] = [];
