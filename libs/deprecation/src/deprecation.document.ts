@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { operationsOf } from '@app/platform';
 import { DEPRECATION_EXTENSION } from './deprecated.decorator';
 
 /** How the document describes each header a deprecated operation sends. */
@@ -8,25 +9,20 @@ const HEADER_DOCS: Readonly<Record<string, { name: string; description: string }
   link: { name: 'Link', description: 'The successor operation.' },
 };
 
-type Operation = { [DEPRECATION_EXTENSION]?: Record<string, string>; deprecated?: boolean; responses?: object };
-
 /** Each operation declared `@Deprecated()`: marked deprecated, with its headers on every response. */
 export function describeDeprecations(document: OpenAPIObject): void {
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item as Record<string, Operation>)) {
-      const headers = operation?.[DEPRECATION_EXTENSION];
-      if (!headers) continue;
-      delete operation[DEPRECATION_EXTENSION];
-      operation.deprecated = true;
-      const documented = Object.fromEntries(
-        Object.entries(headers).map(([header, example]) => {
-          const { name, description } = HEADER_DOCS[header];
-          return [name, { description, schema: { type: 'string', example } }];
-        }),
-      );
-      for (const response of Object.values(operation.responses as Record<string, { headers?: object }>)) {
-        response.headers = { ...response.headers, ...documented };
-      }
-    }
+  for (const operation of operationsOf(document)) {
+    const headers = operation[DEPRECATION_EXTENSION] as Record<string, string> | undefined;
+    if (!headers) continue;
+    delete operation[DEPRECATION_EXTENSION];
+    operation.deprecated = true;
+    const documented = Object.fromEntries(
+      Object.entries(headers).map(([header, example]) => {
+        const { name, description } = HEADER_DOCS[header];
+        return [name, { description, schema: { type: 'string', example } }];
+      }),
+    );
+    for (const response of Object.values(operation.responses))
+      response.headers = { ...response.headers, ...documented };
   }
 }

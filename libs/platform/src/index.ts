@@ -32,6 +32,6 @@ export { APP_LOGGER, logStartupFailure } from './logging/app-logger';
 export { RefusalLog } from './logging/refusal-log';
 export { MetricsService } from './metrics/metrics.service';
 export { ApiErrorResponses } from './openapi/error-response';
-export { OPENAPI_JSON_PATH } from './openapi/openapi';
+export { OPENAPI_JSON_PATH, operationsOf } from './openapi/openapi';
 export { Responds } from './http/responds.decorator';
 export { PlatformModule } from './platform.module';

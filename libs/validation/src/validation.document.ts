@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { operationsOf } from '@app/platform';
 import { INT64_MAX, INT64_MIN } from './integer-id.pipe';
 
 /** JSON.rawJSON (Node 22): a number written with exactly these digits, which a double cannot hold. */
@@ -15,13 +16,11 @@ export function describeValidation(document: OpenAPIObject): void {
 
 /** A body DTO's undeclared properties are refused: its schema says `additionalProperties: false`. */
 function closeRequestBodies(document: OpenAPIObject): void {
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item as Record<string, { requestBody?: unknown }>)) {
-      const body = operation?.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
-      const ref = body?.content?.['application/json']?.schema?.$ref;
-      const schema = ref ? document.components?.schemas?.[ref.split('/').pop()!] : undefined;
-      if (schema && !('$ref' in schema)) schema.additionalProperties = false;
-    }
+  for (const operation of operationsOf(document)) {
+    const body = operation.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+    const ref = body?.content?.['application/json']?.schema?.$ref;
+    const schema = ref ? document.components?.schemas?.[ref.split('/').pop()!] : undefined;
+    if (schema && !('$ref' in schema)) schema.additionalProperties = false;
   }
 }
 

@@ -64,13 +64,9 @@ export function buildOpenApiDocument(
   const limitHeaders = optionalProvider(app, CallerLimit)?.headers ?? {};
   const shared = app.get(SharedContract);
   const tags = new Set<string>();
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item)) {
-      if (typeof operation === 'object' && operation !== null && 'responses' in operation) {
-        addSharedAnswers(operation as Operation, shared.errors, limitHeaders);
-        for (const tag of (operation as Operation).tags ?? []) tags.add(tag);
-      }
-    }
+  for (const operation of operationsOf(document)) {
+    addSharedAnswers(operation, shared.errors, limitHeaders);
+    for (const tag of operation.tags ?? []) tags.add(tag);
   }
   document.tags = [...tags].sort().map((name) => ({ name }));
   for (const edit of shared.documentEdits) edit(document);
@@ -85,7 +81,16 @@ const REQUEST_ID_HEADER = {
   },
 };
 
-type Operation = { responses: Record<string, { headers?: object }>; tags?: string[] };
+/** An operation of the document, as the core and the capabilities' document edits read it. */
+export type Operation = Record<string, unknown> & { responses: Record<string, { headers?: object }>; tags?: string[] };
+
+/** Every operation of `document`, without the path items' other members (`parameters`, say). */
+export function operationsOf(document: OpenAPIObject): Operation[] {
+  const members = Object.values(document.paths).flatMap((item) => Object.values(item) as unknown[]);
+  return members.filter(
+    (member): member is Operation => typeof member === 'object' && member !== null && 'responses' in member,
+  );
+}
 
 /** Answered before the caller's limit is counted (authentication): none of its headers. */
 const BEFORE_CALLER_LIMIT = new Set(['401']);
