@@ -251,7 +251,7 @@ describe('the OpenAPI document', () => {
     });
     expect(shared('503')).toEqual({
       description:
-        'The service cannot serve the request right now; the code says why. Codes: database_unavailable, api_keys_unavailable.',
+        'The service cannot serve the request right now; the code says why. Codes: database_unavailable, commit_unconfirmed, api_keys_unavailable.',
       example: { code: 'database_unavailable', message: 'the database is unavailable; retry shortly', status: 503 },
     });
   });

@@ -2,6 +2,7 @@ import { OPEN_CREATE, OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions } from 'typeorm';
 import { guardedSqlite3 } from './guarded-sqlite3';
+import { PostgresConnection } from './postgres-connection';
 import type { SqliteFileGuard } from './sqlite-file-guard';
 import type { DatabaseSettings } from './database.settings';
 
@@ -39,8 +40,15 @@ export function dataSourceOptions(
     ...common,
     type: 'postgres',
     url: location.url,
-    // Bounded waits everywhere: for a connection, for the server's answer, for a statement.
+    // Bounded waits everywhere: for a connection, for the server's answer, for a statement. A connection whose
+    // statement was not answered in time is closed, never pooled again (PostgresConnection).
     connectTimeoutMS: timeoutMs,
-    extra: { max: 10, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, statement_timeout: timeoutMs },
+    extra: {
+      Client: PostgresConnection,
+      max: 10,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+      statement_timeout: timeoutMs,
+    },
   };
 }

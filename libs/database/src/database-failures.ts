@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { FailureTranslators, SharedContract, type AppError, type FailureTranslator } from '@app/platform';
-import { constraintViolationOf, isDatabaseUnavailable, withoutRequestData } from './driver-errors';
-import { AlreadyExistsError, DatabaseUnavailableError, InvalidReferenceError } from './database.errors';
+import { UnconfirmedWrite, constraintViolationOf, isDatabaseUnavailable, withoutRequestData } from './driver-errors';
+import {
+  AlreadyExistsError,
+  CommitUnconfirmedError,
+  DatabaseUnavailableError,
+  InvalidReferenceError,
+} from './database.errors';
 
 /**
  * The database's failures as the error filter answers them: "not now" is 503
@@ -15,10 +20,16 @@ import { AlreadyExistsError, DatabaseUnavailableError, InvalidReferenceError } f
 export class DatabaseFailures implements FailureTranslator {
   constructor(translators: FailureTranslators, shared: SharedContract) {
     translators.add(this);
-    shared.mayAnswer(new DatabaseUnavailableError());
+    shared.mayAnswer(new DatabaseUnavailableError(), new CommitUnconfirmedError());
   }
 
   translate(exception: unknown): { error: AppError; warning?: string } | undefined {
+    if (exception instanceof UnconfirmedWrite) {
+      return {
+        error: new CommitUnconfirmedError(),
+        warning: 'database did not confirm a write: it may have been applied',
+      };
+    }
     if (isDatabaseUnavailable(exception)) {
       return { error: new DatabaseUnavailableError(), warning: 'database unavailable' };
     }
@@ -33,6 +44,6 @@ export class DatabaseFailures implements FailureTranslator {
   }
 
   loggable(exception: unknown): unknown {
-    return withoutRequestData(exception);
+    return withoutRequestData(exception instanceof UnconfirmedWrite ? exception.cause : exception);
   }
 }

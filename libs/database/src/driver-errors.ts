@@ -55,6 +55,31 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * Whether a commit (or a statement that commits by itself) that failed this way may have been applied all the same:
+ * it was sent on a live connection and its answer never came (timed out, connection lost as it waited), or the server
+ * went down as it answered (SQLSTATE 08: connection exception; 57P01-57P03: shutting down). Anything else is the
+ * server's refusal, or a failure before the statement was sent: nothing applied.
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+  const cause = error instanceof QueryFailedError ? driverErrorOf(error) : undefined;
+  if (!cause) return false;
+  const { code } = cause;
+  if (typeof code === 'string') return /^08|^57P0[123]$/.test(code) || ANSWER_LOST.has(code);
+  return /^(Query read timeout|Connection terminated unexpectedly)$/.test(String(cause.message ?? ''));
+}
+
+/** Socket failures of a connection that was up: whatever was sent on it may have arrived. */
+const ANSWER_LOST = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/** A write that may have been committed, though the database never said so (answered 503 `commit_unconfirmed`). */
+export class UnconfirmedWrite extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the database did not confirm the commit');
+    this.name = 'UnconfirmedWrite';
+  }
+}
+
 /** PostgreSQL refused to commit a transaction that it could not serialize with others (or found deadlocked). */
 export function isSerializationFailure(error: unknown): boolean {
   const code = driverErrorOf(error)?.code;

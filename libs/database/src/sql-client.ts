@@ -12,8 +12,9 @@ import {
 } from 'typeorm';
 import { RequestTracing } from '@app/platform';
 import type { UnitOfWork } from '@app/platform/ports';
-import { isSerializationFailure } from './driver-errors';
+import { UnconfirmedWrite, isOutcomeUnknown, isSerializationFailure } from './driver-errors';
 import type { GuardedSqlite3 } from './guarded-sqlite3';
+import { PostgresConnection } from './postgres-connection';
 import { SqlDialect } from './sql-dialect';
 import { writeResultOf, type WriteResult } from './write-result';
 import { connect } from './connect';
@@ -100,7 +101,9 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     if (!this.isPostgres) return this.writes.write(sql, parameters);
     const pooled = this.dataSource.createQueryRunner();
     try {
-      return writeResultOf(await pooled.query(sql, parameters, true));
+      // Connected first: a failure to connect sent nothing, one after may have committed.
+      await pooled.connect();
+      return writeResultOf(await confirmed(pooled.query(sql, parameters, true)));
     } finally {
       await pooled.release();
     }
@@ -170,10 +173,11 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
       try {
         result = await this.current.run(runner, work);
       } catch (error) {
-        await runner.rollbackTransaction().catch(() => undefined);
+        // A connection whose rollback did not complete may still hold the transaction: it goes, it is not pooled.
+        await runner.rollbackTransaction().catch(() => discard(runner));
         throw error;
       }
-      await runner.commitTransaction();
+      await confirmed(runner.commitTransaction());
       return result;
     } finally {
       await runner.release();
@@ -212,4 +216,23 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     const connection = await this.writer?.catch(() => undefined);
     await connection?.destroy();
   }
+}
+
+/**
+ * A commit (or a statement that commits by itself) whose answer never came: the server may have applied it. Told
+ * apart from a refusal, so that the client hears "may have been applied" rather than "was not".
+ */
+async function confirmed<T>(commit: Promise<T>): Promise<T> {
+  try {
+    return await commit;
+  } catch (error) {
+    throw isOutcomeUnknown(error) ? new UnconfirmedWrite(error) : error;
+  }
+}
+
+/** Closes the runner's connection, so that the pool, which takes back no connection that cannot be queried, drops it. */
+async function discard(runner: QueryRunner): Promise<void> {
+  // Connected already: connect() hands back its connection.
+  const connection: unknown = await runner.connect();
+  if (connection instanceof PostgresConnection) connection.discard();
 }
