@@ -4,7 +4,7 @@ import { Readiness, type ReadinessProbe } from '@app/platform';
 import { DatabaseSettings } from './database.settings';
 import { SqlClient } from './sql-client';
 import { SqliteFileGuard } from './sqlite-file-guard';
-import { probeWrite } from './write-probe';
+import { WriteProbe } from './write-probe';
 
 /**
  * Readiness' probe of the database: whether it can serve reads and writes
@@ -23,6 +23,7 @@ export class DatabaseHealth implements ReadinessProbe {
     private readonly sql: SqlClient,
     private readonly settings: DatabaseSettings,
     private readonly file: SqliteFileGuard,
+    private readonly probe: WriteProbe,
     readiness: Readiness,
   ) {
     readiness.addProbe(this);
@@ -36,7 +37,7 @@ export class DatabaseHealth implements ReadinessProbe {
       await Promise.race([
         this.dataSource
           .query(location.type === 'sqlite' ? 'SELECT count(*) FROM sqlite_master' : 'SELECT 1')
-          .then(() => probeWrite(this.sql)),
+          .then(() => this.probe.probe(this.sql)),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('timed out')), timeoutMs + 500);
         }),

@@ -12,6 +12,7 @@ import { DatabaseFailures } from './database-failures';
 import { DatabaseHealth } from './database.health';
 import { SqliteFileGuard } from './sqlite-file-guard';
 import { WriteProbeRecord } from './write-probe.record';
+import { WriteProbe } from './write-probe';
 import { AppConfig, ConfigError, type Feature } from '@app/platform';
 import { DatabaseSettings } from './database.settings';
 
@@ -30,6 +31,7 @@ export class DatabaseModule {
     const settings = DatabaseSettings.of(config.settings);
     const schema = schemaOf(features);
     const fileGuard = fileGuardOf(settings);
+    const probe = new WriteProbe();
     return {
       module: DatabaseModule,
       imports: [
@@ -42,7 +44,7 @@ export class DatabaseModule {
             // A database this process may not write will not become writable by waiting.
             toRetry: (error: unknown) => !(error instanceof ConfigError),
           }),
-          dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions),
+          dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions, probe),
         }),
       ],
       providers: [
@@ -50,6 +52,7 @@ export class DatabaseModule {
         { provide: UnitOfWork, useExisting: SqlClient },
         { provide: SqliteFileGuard, useValue: fileGuard },
         { provide: DatabaseSettings, useValue: settings },
+        { provide: WriteProbe, useValue: probe },
         // Each registers itself with the core: readiness' probe, and the error filter's answers to the database's failures.
         DatabaseHealth,
         DatabaseFailures,
@@ -85,7 +88,7 @@ export async function openDatabase(
   features: readonly Feature[],
 ): Promise<{ sql: SqlClient; close(): Promise<void> }> {
   const options = dataSourceOptions(settings, schemaOf(features), fileGuardOf(settings));
-  const dataSource = await openDataSource(options);
+  const dataSource = await openDataSource(options, new WriteProbe());
   const sql = new SqlClient(dataSource);
   return {
     sql,
@@ -107,12 +110,12 @@ function fileGuardOf({ location }: DatabaseSettings): SqliteFileGuard {
  * stops the startup with a message naming DATABASE_URL, instead of a service
  * that says it is ready and answers every write with an error.
  */
-export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+export async function openDataSource(options: DataSourceOptions, probe: WriteProbe): Promise<DataSource> {
   let dataSource: DataSource | undefined;
   try {
     dataSource = await connect(options);
     await migrate(dataSource);
-    await dataSource.query(`UPDATE platform_write_probe SET probed_at = '${new Date().toISOString()}' WHERE id = 1`);
+    await probe.prove(dataSource);
     return dataSource;
   } catch (error) {
     await dataSource?.destroy();

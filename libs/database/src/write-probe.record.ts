@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The `platform_write_probe` table: the one row readiness rewrites (see write-probe.ts). */
+/** The `platform_write_probe` table: a row per process, which its readiness rewrites (see write-probe.ts). */
 @Entity({ name: 'platform_write_probe' })
 export class WriteProbeRecord {
   @PrimaryColumn({ type: 'integer' })
