@@ -1,9 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, request, type ClientRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call } from './support/http-client';
-import { logLinesOf, runService, servicePerTest, startService } from './support/service-process';
+import { freePort, logLinesOf, runService, servicePerTest, startService } from './support/service-process';
 import { TEST_API_KEY } from './support/test-app';
 import { waitFor } from './support/wait-for';
 
@@ -165,6 +166,77 @@ describe('the service process', () => {
         }),
         expect.objectContaining({ level: 30, msg: 'stopped cleanly' }),
       ]);
+    });
+
+    it('keeps draining on a second SIGTERM or SIGINT, and exits at once, 1, on a third', async () => {
+      const service = await start({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: '5000' });
+      const signalled = Date.now();
+      service.child.kill('SIGTERM');
+      await waitFor(() => service.output().includes('SIGTERM received: draining'), 'the service to take the signal');
+      service.child.kill('SIGINT');
+      await waitFor(() => service.output().includes('SIGINT received again'), 'the second signal');
+      const served = await raw(service.baseUrl, '/v1/pets', { authorization: `Bearer ${TEST_API_KEY}` });
+      expect([served.status, served.headers.connection]).toEqual([200, 'close']);
+      expect(await service.exited).toBe(0);
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(1400);
+      expect(logLinesOf(service.output()).filter((line) => line.level >= 40)).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'SIGINT received again: still draining; a third stop signal exits at once',
+        }),
+      ]);
+      expect(service.output()).toContain('stopped cleanly');
+
+      const impatient = await start({ SHUTDOWN_DELAY_MS: '4000', SHUTDOWN_GRACE_MS: '8000' });
+      for (const [count, line] of [
+        [1, 'SIGTERM received: draining'],
+        [2, 'SIGTERM received again'],
+      ] as const) {
+        impatient.child.kill('SIGTERM');
+        await waitFor(() => impatient.output().includes(line), `signal ${count}`);
+      }
+      impatient.child.kill('SIGTERM');
+      expect(await impatient.exited).toBe(1);
+      expect(logLinesOf(impatient.output()).at(-1)).toMatchObject({
+        level: 50,
+        msg: 'SIGTERM received a third time: exiting without finishing the drain',
+      });
+    });
+
+    it('ignores SIGHUP and SIGUSR2, saying so, and serves on', async () => {
+      const service = await start();
+      for (const signal of ['SIGHUP', 'SIGUSR2'] as const) {
+        service.child.kill(signal);
+        await waitFor(() => service.output().includes(`${signal} ignored`), `${signal} to be taken`);
+      }
+      expect((await raw(service.baseUrl, '/health/ready')).status).toBe(200);
+      expect((await call(service.baseUrl, 'GET', '/v1/pets')).status).toBe(200);
+      expect(logLinesOf(service.output()).filter((line) => line.level >= 40)).toEqual([
+        expect.objectContaining({ level: 40, msg: 'SIGHUP ignored: send SIGTERM to stop the service' }),
+        expect.objectContaining({ level: 40, msg: 'SIGUSR2 ignored: send SIGTERM to stop the service' }),
+      ]);
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+    });
+
+    it('opens no inspector on SIGUSR1: nothing listens on the inspector port, and it serves on', async () => {
+      // The port Node's inspector would open on SIGUSR1, moved to a free one so that the probe tells this process's.
+      const inspectorPort = await freePort();
+      const service = await start({ NODE_ENV: 'production', NODE_OPTIONS: `--inspect-port=${inspectorPort}` });
+      service.child.kill('SIGUSR1');
+      await waitFor(() => service.output().includes('SIGUSR1 ignored'), 'SIGUSR1 to be taken');
+      const probe = await new Promise<string>((resolvePromise) => {
+        const socket = connect(inspectorPort, '127.0.0.1', () => {
+          socket.destroy();
+          resolvePromise('connected');
+        });
+        socket.on('error', (error: NodeJS.ErrnoException) => resolvePromise(error.code ?? error.message));
+      });
+      expect(probe).toBe('ECONNREFUSED');
+      expect(service.output()).not.toContain('Debugger listening');
+      expect((await call(service.baseUrl, 'GET', '/v1/pets')).status).toBe(200);
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
     });
 
     it('stops at once on SIGINT (Ctrl-C) in production, unless SHUTDOWN_DELAY_MS asks otherwise', async () => {

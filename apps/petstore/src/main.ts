@@ -1,5 +1,6 @@
 // First: the modules imported after it are compiled through Node's compile cache.
 import './compile-cache';
+import './refuse-inspector-signal';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createHttpApplication, installGracefulShutdown, loadConfig, logStartupFailure } from '@app/platform';

@@ -14,11 +14,16 @@ const SWEEP_MS = 50;
  */
 const QUIET_MS = 500;
 
+/** Signals that mean nothing to this service: logged and ignored, never Node's default (an exit without a drain). */
+const IGNORED_SIGNALS = ['SIGHUP', 'SIGUSR2'] as const;
+
 /**
  * On SIGTERM or SIGINT: readiness turns 503 at once and every response carries `Connection: close`; after the signal's
  * `delayMs` (for load balancers to notice) the server stops accepting connections, each connection closes after its
  * current answer or once quiet for QUIET_MS, the modules' destroy hooks close the database, and the process exits 0;
- * after `graceMs`, 1 rather than hang (docs/decisions/0016-connections-stalled-and-at-shutdown.md).
+ * after `graceMs`, 1 rather than hang (docs/decisions/0016-connections-stalled-and-at-shutdown.md). A second stop signal
+ * (an impatient Ctrl-C, an orchestrator that signals twice) changes nothing; a third exits at once, with status 1.
+ * SIGHUP and SIGUSR2 are ignored.
  */
 export function installGracefulShutdown(
   app: NestFastifyApplication,
@@ -27,10 +32,17 @@ export function installGracefulShutdown(
   const logger = new Logger('Shutdown');
   const server = app.getHttpServer() as Server;
   const connections = OpenConnections.of(server);
-  let stopping = false;
+  let signals = 0;
   const stop = (signal: ShutdownSignal) => {
-    if (stopping) return;
-    stopping = true;
+    signals++;
+    if (signals === 2) {
+      logger.warn(`${signal} received again: still draining; a third stop signal exits at once`);
+      return;
+    }
+    if (signals > 2) {
+      logger.error(`${signal} received a third time: exiting without finishing the drain`);
+      process.exit(1);
+    }
     const delay = delayMs[signal];
     logger.log(`${signal} received: draining (readiness now 503; closing in ${delay} ms, grace ${graceMs} ms)`);
     setTimeout(() => {
@@ -57,8 +69,11 @@ export function installGracefulShutdown(
         },
       );
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  for (const signal of IGNORED_SIGNALS) {
+    process.on(signal, () => logger.warn(`${signal} ignored: send SIGTERM to stop the service`));
+  }
 }
 
 /** Resolves once every connection has ended, closing those quiet for QUIET_MS with no answer in progress. */
