@@ -292,10 +292,14 @@ describe('tracing', () => {
     const warnings = (running: ServiceProcess) =>
       logLinesOf(running.output()).filter((line) => line.context === 'Tracing' && line.level === 40);
 
-    it('is down: requests are unaffected, the lost spans are counted, and one warning line says so', async () => {
-      const running = await service.start(
-        exportingTo(`http://127.0.0.1:${await freePort()}`, { OTEL_EXPORTER_OTLP_TIMEOUT: '300' }),
-      );
+    it('is down: requests are unaffected, the lost spans are counted, and one warning line says so, without credentials', async () => {
+      // Credentials in the endpoint (a user, a password, a token in the query) never reach a line.
+      const endpoint = `http://user:password@127.0.0.1:${await freePort()}/v1/traces?token=secret-token`;
+      const running = await service.start({
+        ...exportingTo('http://unused'),
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint,
+        OTEL_EXPORTER_OTLP_TIMEOUT: '300',
+      });
       await requestsUnaffected(running, scaled(2_000));
       await waitFor(async () => (await droppedSpans(running)) >= 20, 'the 20 lost spans counted');
       await requestsUnaffected(running, scaled(2_000));
@@ -304,10 +308,11 @@ describe('tracing', () => {
         expect.objectContaining({
           reason: expect.stringMatching(/^export failed: .*ECONNREFUSED/),
           msg: expect.stringMatching(
-            /^spans cannot be delivered to http:\/\/127\.0\.0\.1:\d+\/v1\/traces: dropping them \(counted in petstore_tracing_spans_dropped_total\) until the collector takes them again$/,
+            /^spans cannot be delivered to http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1\/traces\?token=\*\*\*: dropping them \(counted in petstore_tracing_spans_dropped_total\) until the collector takes them again$/,
           ),
         }),
       ]);
+      expect(running.output()).not.toMatch(/password|secret-token/);
     });
 
     it('answers slowly: requests are unaffected, the spans of exports that time out are counted, one warning line', async () => {

@@ -1,4 +1,4 @@
-import { ConfigError, type Settings } from '@app/platform';
+import { ConfigError, withoutCredentials, type Settings } from '@app/platform';
 
 /** CORS's own variable. */
 export class CorsSettings {
@@ -27,7 +27,10 @@ function originsOf(settings: Settings): string[] {
       parsed = undefined;
     }
     if (!parsed || parsed.origin !== origin) {
-      throw new ConfigError('CORS_ORIGINS', `entries must be origins like https://app.example.com (got "${origin}")`);
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `entries must be origins like https://app.example.com (got "${withoutCredentials(origin)}")`,
+      );
     }
   }
   return origins;

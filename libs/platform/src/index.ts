@@ -2,6 +2,7 @@ export type { CommandOutput } from './cli/command-output';
 export { AppConfig } from './config/app-config';
 export { Settings, type Environment } from './config/settings';
 export { ConfigError } from './config/config.error';
+export { withoutCredentials } from './config/without-credentials';
 export { loadConfig, readEnvironment } from './config/read-environment';
 export { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 export { AppError } from './errors/app-error';

@@ -37,7 +37,7 @@ import type {
 } from 'fastify';
 import type { Logger } from 'pino';
 import type { Counter as PromCounter } from 'prom-client';
-import { RequestTracing, pathOf, type MetricsService, type ServiceInfo } from '@app/platform';
+import { RequestTracing, pathOf, withoutCredentials, type MetricsService, type ServiceInfo } from '@app/platform';
 import type { TracingSettings } from './tracing.settings';
 
 /** How long a shutdown waits for the last spans to reach the collector. */
@@ -69,7 +69,7 @@ export class OtlpTracing extends RequestTracing {
       headers: { ...settings.headers },
       timeoutMillis: settings.timeoutMs,
     };
-    const delivery = new Delivery(metrics, logger, service, settings.endpoint!);
+    const delivery = new Delivery(metrics, logger, service, withoutCredentials(settings.endpoint!));
     const exporter = delivery.watch(
       settings.protocol === 'http/json' ? new JsonExporter(exporterOptions) : new ProtobufExporter(exporterOptions),
     );
@@ -253,6 +253,7 @@ class Delivery {
     metrics: MetricsService,
     private readonly logger: Logger,
     private readonly service: ServiceInfo,
+    /** The collector's address as logged: without the credentials it may carry. */
     private readonly endpoint: string,
   ) {
     this.dropped = metrics.counter(
@@ -271,7 +272,7 @@ class Delivery {
     if (this.losing) return;
     this.losing = true;
     this.logger.warn(
-      { context: 'Tracing', reason },
+      { context: 'Tracing', reason: withoutCredentials(reason) },
       `spans cannot be delivered to ${this.endpoint}: dropping them (counted in ${this.service.id}_tracing_spans_dropped_total) until the collector takes them again`,
     );
   }

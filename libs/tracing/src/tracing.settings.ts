@@ -1,4 +1,4 @@
-import { ConfigError, type Settings } from '@app/platform';
+import { ConfigError, withoutCredentials, type Settings } from '@app/platform';
 
 /** How the root of a trace is sampled: OpenTelemetry's OTEL_TRACES_SAMPLER values. */
 export const SAMPLERS = [
@@ -68,7 +68,7 @@ function url(settings: Settings, name: string): string | undefined {
     parsed = undefined;
   }
   if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-    throw new ConfigError(name, `must be an http(s) URL (got "${value}")`);
+    throw new ConfigError(name, `must be an http(s) URL (got "${withoutCredentials(value)}")`);
   }
   return value;
 }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { API_PREFIX } from './api-prefix';
 import { ConfigError } from './config.error';
 import { Settings, type Environment } from './settings';
+import { withoutCredentials } from './without-credentials';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -101,11 +102,14 @@ function baseUrl(settings: Settings, name: string): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL (got "${value}")`);
+    throw new ConfigError(name, `must be an absolute http(s) URL (got "${withoutCredentials(value)}")`);
   }
   const path = url.pathname.replace(/\/$/, '');
   if (!['http:', 'https:'].includes(url.protocol) || !path.endsWith(API_PREFIX) || url.search || url.hash) {
-    throw new ConfigError(name, `must be an http(s) URL whose path ends in ${API_PREFIX} (got "${value}")`);
+    throw new ConfigError(
+      name,
+      `must be an http(s) URL whose path ends in ${API_PREFIX} (got "${withoutCredentials(value)}")`,
+    );
   }
   return `${url.origin}${path}`;
 }
