@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { spawnChild } from './support/children';
-import { servicePerTest, type ServiceProcess } from './support/service-process';
+import { freePort, servicePerTest, type ServiceProcess } from './support/service-process';
 import { AUTH, TEST_API_KEY } from './support/test-app';
 import { scaled, waitFor } from './support/wait-for';
 
@@ -18,40 +18,52 @@ const REFUSAL_WINDOW_MS = 10_000;
 describe('floods from a client without a key', () => {
   const { start } = servicePerTest(TEST_API_KEY);
 
-  it('pipelining: 60 connections of 20,000 requests each, never read, leave liveness prompt and memory near idle, the log bounded', async () => {
-    const service = await start({ LOG_LEVEL: 'info' });
-    const port = Number(new URL(service.baseUrl).port);
-    for (let n = 0; n < 20; n++) expect((await probe(port)).status).toBe(200);
-    const idleMb = memoryMb(service, 'VmRSS');
-    const linesBefore = linesOf(service).length;
-    const attackStarted = Date.now();
-    // The attacker, a process of its own as it would be: 680 KB a connection, written in one go, never read.
-    const attacker = spawnChild(process.execPath, ['-e', ATTACKER, String(port)]);
-    try {
-      const probes: Array<{ status: number | string; ms: number }> = [];
-      const closedFlooding = () =>
-        linesOf(service).filter((line) => line.context === 'Connections' && /^closed a connection/.test(line.msg))
-          .length;
-      // Probes one after the other until the service has closed every flooding connection, and 20 more after.
-      while (closedFlooding() < 60 && Date.now() - attackStarted < scaled(20_000)) probes.push(await probe(port));
-      for (let n = 0; n < 20; n++) probes.push(await probe(port));
-      expect(closedFlooding()).toBe(60);
-      expect(probes.filter((answer) => answer.status !== 200)).toEqual([]);
-      expect(Math.max(...probes.map((answer) => answer.ms))).toBeLessThan(scaled(500));
-      expect(memoryMb(service, 'VmHWM') - idleMb).toBeLessThan(100);
-      // At most the bound's lines for every window the attack spanned.
-      const windows = Math.ceil((Date.now() - attackStarted) / REFUSAL_WINDOW_MS) + 1;
-      const written = linesOf(service).slice(linesBefore);
-      expect(written.length).toBeLessThanOrEqual(windows * (REFUSAL_LINES_PER_WINDOW + 1));
-      // Served as usual after it, on new connections (the parsers the flood used go back to Node's pool).
-      const after = await Promise.all(
-        Array.from({ length: 50 }, () => fetch(`${service.baseUrl}/v1/pets`, { headers: AUTH })),
+  it.each(['the API port', 'the management port'])(
+    'pipelining to %s: 60 connections of 20,000 requests each, never read, leave liveness prompt and memory near idle, the log bounded',
+    async (target) => {
+      const managementPort = await freePort();
+      const service = await start(
+        target === 'the API port'
+          ? { LOG_LEVEL: 'info' }
+          : { LOG_LEVEL: 'info', MANAGEMENT_PORT: String(managementPort) },
       );
-      expect(after.map((response) => response.status)).toEqual(Array(50).fill(200));
-    } finally {
-      attacker.kill('SIGKILL');
-    }
-  });
+      // Liveness is probed where it is served, and flooded there.
+      const port = target === 'the API port' ? Number(new URL(service.baseUrl).port) : managementPort;
+      for (let n = 0; n < 20; n++) expect((await probe(port)).status).toBe(200);
+      const idleMb = memoryMb(service, 'VmRSS');
+      const linesBefore = linesOf(service).length;
+      const attackStarted = Date.now();
+      // The attacker, a process of its own as it would be: 680 KB a connection, written in one go, never read.
+      const attacker = spawnChild(process.execPath, ['-e', ATTACKER, String(port)]);
+      try {
+        const probes: Array<{ status: number | string; ms: number }> = [];
+        const closedFlooding = () =>
+          linesOf(service).filter((line) => line.context === 'Connections' && /^closed a connection/.test(line.msg))
+            .length;
+        // Probes one after the other until the service has closed every flooding connection, and 20 more after.
+        while (closedFlooding() < 60 && Date.now() - attackStarted < scaled(20_000)) probes.push(await probe(port));
+        for (let n = 0; n < 20; n++) probes.push(await probe(port));
+        expect(closedFlooding()).toBe(60);
+        // Counted where monitors read the metrics (the same port as liveness).
+        const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        expect(metrics).toMatch(/^petstore_connections_closed_total\{reason="pipelining"\} 60$/m);
+        expect(probes.filter((answer) => answer.status !== 200)).toEqual([]);
+        expect(Math.max(...probes.map((answer) => answer.ms))).toBeLessThan(scaled(500));
+        expect(memoryMb(service, 'VmHWM') - idleMb).toBeLessThan(100);
+        // At most the bound's lines for every window the attack spanned.
+        const windows = Math.ceil((Date.now() - attackStarted) / REFUSAL_WINDOW_MS) + 1;
+        const written = linesOf(service).slice(linesBefore);
+        expect(written.length).toBeLessThanOrEqual(windows * (REFUSAL_LINES_PER_WINDOW + 1));
+        // Served as usual after it, on new connections (the parsers the flood used go back to Node's pool).
+        const after = await Promise.all(
+          Array.from({ length: 50 }, () => fetch(`${service.baseUrl}/v1/pets`, { headers: AUTH })),
+        );
+        expect(after.map((response) => response.status)).toEqual(Array(50).fill(200));
+      } finally {
+        attacker.kill('SIGKILL');
+      }
+    },
+  );
 
   it('refusals past the log bound are counted in one line, by status, instead of a line each', async () => {
     const service = await start({ LOG_LEVEL: 'info', AUTH_FAILURES_PER_MINUTE: '0' });

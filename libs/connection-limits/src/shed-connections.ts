@@ -20,7 +20,11 @@ const GRACE_MS = 250;
  * At `max`, Node closes each new connection at once, which costs next to
  * nothing, and that too sheds for the next one.
  */
-export function limitConnections(server: Server, max: number): void {
+export function limitConnections(
+  server: Server,
+  max: number,
+  onClosed: (reason: 'shed' | 'limit') => void = () => undefined,
+): void {
   server.maxConnections = max;
   const shedAbove = Math.floor(max * 0.9);
   const open = OpenConnections.of(server);
@@ -28,7 +32,7 @@ export function limitConnections(server: Server, max: number): void {
   const shed = () => {
     pending = undefined;
     if (open.size <= shedAbove) return;
-    shedIdleOrStalled(open, shedAbove);
+    for (let count = shedIdleOrStalled(open, shedAbove); count > 0; count--) onClosed('shed');
     // The connections too young to shed now may be idle or stalled ones in a moment.
     if (open.size > shedAbove) pending ??= setTimeout(shed, GRACE_MS).unref();
   };
@@ -36,10 +40,14 @@ export function limitConnections(server: Server, max: number): void {
   server.on('connection', () => {
     if (open.size > shedAbove) shed();
   });
-  server.on('drop', shed);
+  server.on('drop', () => {
+    onClosed('limit');
+    shed();
+  });
 }
 
-function shedIdleOrStalled(open: OpenConnections, keep: number): void {
+/** Closes idle and stalled connections until `keep` are left, or none can be closed: how many it closed. */
+function shedIdleOrStalled(open: OpenConnections, keep: number): number {
   const now = Date.now();
   const sheddable: Array<[Socket, number]> = [];
   for (const socket of open) {
@@ -51,8 +59,11 @@ function shedIdleOrStalled(open: OpenConnections, keep: number): void {
   }
   // The longest without a byte first: a health checker's kept-alive connection, busy every few seconds, goes last.
   sheddable.sort(([, a], [, b]) => a - b);
+  let closed = 0;
   for (const [socket] of sheddable) {
-    if (open.size <= keep) return;
+    if (open.size <= keep) break;
     open.close(socket);
+    closed++;
   }
+  return closed;
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
@@ -38,6 +38,8 @@ export class ManagementPort extends ManagementListener {
     super();
   }
 
+  server: Server | undefined;
+
   listen(fastify: FastifyInstance, edge: EdgeResponses): void {
     const { timeouts } = this.config;
     const server = createServer(
@@ -53,6 +55,7 @@ export class ManagementPort extends ManagementListener {
       },
     );
     server.on('clientError', edge.clientError);
+    this.server = server;
     fastify.addHook('onReady', (done) => {
       server.once('error', done);
       server.listen(this.settings.port, this.settings.host, () => {

@@ -37,8 +37,11 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   declareRequestState(fastify);
 
-  // 1. The connection, before any request is read: the connection-limits library's bounds.
-  optionalProvider(app, ConnectionGuard)?.guard(app.getHttpServer() as Server);
+  // 1. The connection, before any request is read: the connection-limits library's bounds, on the API's port and on the
+  //    monitors' (MANAGEMENT_PORT), which a client can reach as well.
+  const management = optionalProvider(app, ManagementListener);
+  const guard = optionalProvider(app, ConnectionGuard);
+  for (const server of [app.getHttpServer() as Server, management?.server]) if (server) guard?.guard(server);
 
   // 2. The request line and headers have arrived, nothing of the body yet. With tracing on, its span starts first.
   const tracing = optionalProvider(app, RequestTracing);
@@ -48,7 +51,6 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   const securityHeaders = optionalProvider(app, SecurityHeaders);
   if (securityHeaders) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
   // MANAGEMENT_PORT (the management-port library): health and metrics there alone, the rest on the API's port alone.
-  const management = optionalProvider(app, ManagementListener);
   if (management) fastify.addHook('onRequest', management.servesOnlyItsOwnPort);
   fastify.addHook('onRequest', refuseMalformedHeaders(app.get(SharedContract).singleValued));
   fastify.addHook('onRequest', refuseUnroutable);
