@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { spawnChild } from './support/children';
-import { freePort, servicePerTest, type ServiceProcess } from './support/service-process';
+import { freePort, memoryMb, servicePerTest, type ServiceProcess } from './support/service-process';
 import { AUTH, TEST_API_KEY } from './support/test-app';
 import { scaled, waitFor } from './support/wait-for';
 
@@ -125,14 +124,6 @@ function probe(port: number): Promise<{ status: number | string; ms: number }> {
     request.on('timeout', () => request.destroy(new Error('timed out')));
     request.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
   });
-}
-
-/** The process's resident memory now (`VmRSS`) or at its highest (`VmHWM`), in MB. */
-function memoryMb(service: ServiceProcess, field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync(`/proc/${service.child.pid}/status`, 'utf8')
-    .split('\n')
-    .find((entry) => entry.startsWith(`${field}:`))!;
-  return Number(line.split(/\s+/)[1]) / 1024;
 }
 
 function linesOf(service: ServiceProcess): Array<Record<string, any>> {

@@ -1,6 +1,6 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -114,6 +114,14 @@ export function logLinesOf(output: string): Array<Record<string, any>> {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, any>);
+}
+
+/** The process's resident memory now (`VmRSS`) or at its highest (`VmHWM`), in MB (Linux). */
+export function memoryMb(service: ServiceProcess, field: 'VmRSS' | 'VmHWM'): number {
+  const line = readFileSync(`/proc/${service.child.pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith(`${field}:`))!;
+  return Number(line.split(/\s+/)[1]) / 1024;
 }
 
 /** A port nothing listens on right now. */

@@ -44,6 +44,12 @@ import type { TracingSettings } from './tracing.settings';
 const FLUSH_LIMIT_MS = 3_000;
 
 /**
+ * Exports in flight at once, retries included; one more is refused, its spans counted as lost. The exporter's default
+ * (30) let a collector that is down hold 30 batches of spans being retried, beside the queue: hundreds of MB.
+ */
+const EXPORTS_IN_FLIGHT = 2;
+
+/**
  * Request tracing with the OpenTelemetry SDK, exported over OTLP/HTTP. Loaded
  * only when an endpoint is configured (tracing.module.ts). It registers
  * nothing global: the span of the current request lives in a storage of its
@@ -61,13 +67,16 @@ export class OtlpTracing extends RequestTracing {
   private readonly ids = new RandomIdGenerator();
   /** The trace id the sampler was asked about, for the SDK to give the sampled root span it then starts. */
   private decidedTraceId: string | undefined;
+  private readonly attributeLimit: number;
 
   constructor(settings: TracingSettings, service: ServiceInfo, metrics: MetricsService, logger: Logger) {
     super();
+    this.attributeLimit = settings.attributeValueLengthLimit;
     const exporterOptions = {
       url: settings.endpoint,
       headers: { ...settings.headers },
       timeoutMillis: settings.timeoutMs,
+      concurrencyLimit: EXPORTS_IN_FLIGHT,
     };
     const delivery = new Delivery(metrics, logger, service, withoutCredentials(settings.endpoint!));
     const exporter = delivery.watch(
@@ -91,6 +100,7 @@ export class OtlpTracing extends RequestTracing {
         }),
       ),
       sampler: this.sampler,
+      spanLimits: { attributeValueLengthLimit: settings.attributeValueLengthLimit },
       spanProcessors: [
         new BatchSpanProcessor({
           exporter,
@@ -136,16 +146,24 @@ export class OtlpTracing extends RequestTracing {
     identify(request, reply, traceId, spanId, traceFlags);
     const attributes: Attributes = {
       'http.request.method': request.method,
-      'url.path': pathOf(request.url),
+      'url.path': this.capped(pathOf(request.url)),
       'url.scheme': request.protocol,
       'network.protocol.version': request.raw.httpVersion,
       'client.address': request.ip,
     };
     if (route !== undefined) attributes['http.route'] = route.template;
     const agent = request.headers['user-agent'];
-    if (agent !== undefined) attributes['user_agent.original'] = agent;
+    if (agent !== undefined) attributes['user_agent.original'] = this.capped(agent);
     span.setAttributes(attributes);
     this.contexts.set(request, trace.setSpan(parent, span));
+  }
+
+  /**
+   * A client's text cut to the attribute length limit, as a string of its own: the SDK cuts it with a slice, which keeps
+   * the whole header (16 KB) alive in every span waiting for export.
+   */
+  private capped(value: string): string {
+    return value.length <= this.attributeLimit ? value : Buffer.from(value.slice(0, this.attributeLimit)).toString();
   }
 
   private within(request: FastifyRequest, next: () => void): void {

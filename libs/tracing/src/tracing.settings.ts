@@ -36,6 +36,8 @@ export class TracingSettings {
     /** Ended spans waiting for export at most; past it they are dropped and counted. */
     readonly maxQueueSize: number,
     readonly scheduleDelayMs: number,
+    /** Characters a string attribute keeps (a request's `User-Agent`, say); the rest is cut. */
+    readonly attributeValueLengthLimit: number,
   ) {}
 
   /** Reads and checks them; throws a ConfigError naming the variable. */
@@ -54,6 +56,8 @@ export class TracingSettings {
       ratio(settings),
       settings.integer('OTEL_BSP_MAX_QUEUE_SIZE', 2048, 1, 1_000_000),
       settings.integer('OTEL_BSP_SCHEDULE_DELAY', 5_000, 1, 600_000),
+      // OpenTelemetry's default is no limit: a client's 15 KB header would then be kept in every span of its.
+      settings.integer('OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT', 1_024, 1, 1_000_000),
     );
   }
 }
