@@ -18,6 +18,7 @@ describe('TracingSettings', () => {
       ratio: 1,
       maxQueueSize: 2048,
       scheduleDelayMs: 5_000,
+      attributeValueLengthLimit: 1_024,
     });
   });
 
@@ -34,6 +35,7 @@ describe('TracingSettings', () => {
         OTEL_TRACES_SAMPLER_ARG: '0.25',
         OTEL_BSP_MAX_QUEUE_SIZE: '512',
         OTEL_BSP_SCHEDULE_DELAY: '1000',
+        OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '256',
       }),
     }).toEqual({
       endpoint: 'https://collector.internal:4318/v1/traces',
@@ -46,6 +48,7 @@ describe('TracingSettings', () => {
       ratio: 0.25,
       maxQueueSize: 512,
       scheduleDelayMs: 1000,
+      attributeValueLengthLimit: 256,
     });
   });
 
