@@ -1,9 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runService, startService, waitUntilLive, type ServiceProcess } from './support/service-process';
+import { heapSnapshotOnSignal, heldObjects } from './support/heap-snapshot';
+import {
+  freePort,
+  logLinesOf,
+  runService,
+  startService,
+  waitUntilLive,
+  type ServiceProcess,
+} from './support/service-process';
 import { OTHER_API_KEY, TEST_API_KEY, digestsOf } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 const WRONG_KEY = 'wrong-but-secret-looking-key-123456';
 const BASIC = Buffer.from(`admin:${TEST_API_KEY}`).toString('base64');
@@ -127,3 +137,62 @@ describe('LOG_LEVEL', () => {
     }
   });
 });
+
+describe('a log reader that stalls', () => {
+  it('costs at most 1 MiB of waiting lines: the rest are dropped, counted in /metrics, and summed up once it reads again', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-logs-'));
+    try {
+      const service = await startService({
+        API_KEYS: TEST_API_KEY,
+        DATABASE_URL: `sqlite:${join(folder, 'p.sqlite')}`,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_PER_MINUTE: '0',
+        ...heapSnapshotOnSignal(folder),
+      });
+      // The reader stops: the pipe fills (the kernel's 64 KiB and this side's), and the service's writes would block.
+      service.child.stdout!.pause();
+      const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+      const statuses = new Set<number | string>();
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let n = 0; n < 2_000; n++) statuses.add(await getPets(agent, service.baseUrl));
+        }),
+      );
+      agent.destroy();
+      // Served throughout: a stalled reader never blocks the service.
+      expect([...statuses]).toEqual([200]);
+      const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+      const dropped = Number(/^petstore_log_lines_dropped_total (\d+)$/m.exec(metrics)?.[1]);
+      // 32,000 request lines of about 300 bytes: all but about 1 MiB of them dropped.
+      expect(dropped).toBeGreaterThan(20_000);
+      service.child.kill('SIGTTIN');
+      const held = await heldObjects(folder);
+      const waiting = held.stringLengths('{"level":30').reduce((sum, length) => sum + length, 0);
+      expect(waiting).toBeLessThanOrEqual(2 * 1024 * 1024);
+
+      service.child.stdout!.resume();
+      await waitFor(() => service.output().includes('log lines dropped'), 'the summary of the dropped lines', 30_000);
+      expect(logLinesOf(service.output()).find((line) => line.context === 'Logging')).toMatchObject({
+        level: 40,
+        dropped: expect.any(Number),
+        msg: expect.stringMatching(/^\d+ log lines dropped: stdout was not read fast enough \(counted in \/metrics\)$/),
+      });
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+/** GET /v1/pets with the test key on a kept-alive connection: its status, or its error. */
+function getPets(agent: Agent, baseUrl: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = get(`${baseUrl}/v1/pets`, { agent, headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+    request.on('response', (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}

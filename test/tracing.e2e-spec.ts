@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from './support/databases';
+import { heapSnapshotOnSignal, heldObjects } from './support/heap-snapshot';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 import { REDIS_SKIP_REASON, REDIS_TEST_URL } from './support/redis';
 import { freePort, logLinesOf, servicePerTest, type ServiceProcess } from './support/service-process';
@@ -76,41 +77,6 @@ function unknownPath(agent: Agent, port: number, userAgent: string): Promise<num
     });
     request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
-}
-
-/**
- * What the process held when it wrote a heap snapshot (Node's `--heapsnapshot-signal`, after a full collection) to
- * `folder`: the length of each string that starts with `prefix` (a one-byte string's size less its 16-byte header; a
- * snapshot names a string by its first 1,024 characters only), and how many spans.
- */
-async function heldObjects(folder: string, prefix: string): Promise<{ lengths: number[]; spans: number }> {
-  let snapshot: any;
-  await waitFor(
-    () => {
-      const file = readdirSync(folder).find((name) => name.endsWith('.heapsnapshot'));
-      try {
-        snapshot = file && JSON.parse(readFileSync(join(folder, file), 'utf8'));
-      } catch {
-        snapshot = undefined; // still being written
-      }
-      return snapshot !== undefined;
-    },
-    'the heap snapshot',
-    60_000,
-  );
-  const {
-    node_fields: fields,
-    node_types: [types],
-  } = snapshot.snapshot.meta;
-  const [type, name, size] = ['type', 'name', 'self_size'].map((field) => fields.indexOf(field));
-  const held = { lengths: [] as number[], spans: 0 };
-  for (let at = 0; at < snapshot.nodes.length; at += fields.length) {
-    const kind = types[snapshot.nodes[at + type]];
-    const text: string = snapshot.strings[snapshot.nodes[at + name]];
-    if (kind === 'string' && text.startsWith(prefix)) held.lengths.push(snapshot.nodes[at + size] - 16);
-    if (kind === 'object' && text === 'SpanImpl') held.spans++;
-  }
-  return held;
 }
 
 async function droppedSpans(service: ServiceProcess): Promise<number> {
@@ -377,8 +343,7 @@ describe('tracing', () => {
       try {
         const running = await service.start({
           ...exportingTo(`http://127.0.0.1:${await freePort()}`),
-          // A snapshot of what the process holds (after a full collection) on SIGTTIN, into a folder of the test's.
-          NODE_OPTIONS: `--heapsnapshot-signal=SIGTTIN --diagnostic-dir=${snapshots}`,
+          ...heapSnapshotOnSignal(snapshots),
         });
         const port = Number(new URL(running.baseUrl).port);
         // 16 clients, 1,000 requests each for an unknown path, every one with a 15,000-byte User-Agent: each of them an
@@ -394,12 +359,13 @@ describe('tracing', () => {
         agent.destroy();
         expect([...statuses]).toEqual([404]);
         running.child.kill('SIGTTIN');
-        const held = await heldObjects(snapshots, userAgent.slice(0, 100));
+        const held = await heldObjects(snapshots);
         // No span keeps the header whole: it is cut to OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT (1,024) in a string of its own.
-        expect(held.lengths.length).toBeGreaterThan(0);
-        expect(held.lengths.filter((length) => length > 1_024)).toEqual([]);
+        const userAgents = held.stringLengths(userAgent.slice(0, 100));
+        expect(userAgents.length).toBeGreaterThan(0);
+        expect(userAgents.filter((length) => length > 1_024)).toEqual([]);
         // The spans held: the queue (2,048) and the batches in flight (two of 512), no more.
-        expect(held.spans).toBeLessThanOrEqual(2_048 + 2 * 512);
+        expect(held.count('SpanImpl')).toBeLessThanOrEqual(2_048 + 2 * 512);
         await waitFor(async () => (await droppedSpans(running)) >= 10_000, 'the lost spans counted', 60_000);
         await requestsUnaffected(running, scaled(2_000));
       } finally {

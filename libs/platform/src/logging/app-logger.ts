@@ -6,19 +6,50 @@ import { ConfigError } from '../config/config.error';
 /** Nest's token for the application's pino logger ({@link appLoggerOf}). */
 export const APP_LOGGER = Symbol('APP_LOGGER');
 
+/**
+ * Bytes of log lines that may wait for stdout's reader. Past them a line is dropped and counted: a reader that stalls
+ * (a full pipe, a log shipper that hangs) must not grow the process without bound, nor block it.
+ */
+export const LOG_BUFFER_BYTES = 1 << 20;
+
+/** How long after the first dropped line the summary of those dropped is written (if the reader has caught up). */
+const DROP_SUMMARY_MS = 10_000;
+
 const loggers = new WeakMap<AppConfig, Logger>();
+const droppedLines = new WeakMap<Logger, { count: number }>();
 
 /**
  * The one pino logger of an application: JSON lines on stdout at `LOG_LEVEL`, for Nest's own lines (from the first, so
- * a failed startup logs JSON too) and the request lines.
+ * a failed startup logs JSON too) and the request lines; written asynchronously, at most LOG_BUFFER_BYTES waiting.
  */
 export function appLoggerOf(config: AppConfig): Logger {
   let logger = loggers.get(config);
   if (!logger) {
-    logger = pino({ level: config.logLevel });
-    loggers.set(config, logger);
+    const stdout = pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: LOG_BUFFER_BYTES });
+    const created = pino({ level: config.logLevel }, stdout);
+    const dropped = { count: 0 };
+    let summary: NodeJS.Timeout | undefined;
+    let summarised = 0;
+    stdout.on('drop', () => {
+      dropped.count++;
+      summary ??= setTimeout(() => {
+        summary = undefined;
+        created.warn(
+          { context: 'Logging', dropped: dropped.count - summarised },
+          `${dropped.count - summarised} log lines dropped: stdout was not read fast enough (counted in /metrics)`,
+        );
+        summarised = dropped.count;
+      }, DROP_SUMMARY_MS).unref();
+    });
+    droppedLines.set(created, dropped);
+    loggers.set(config, (logger = created));
   }
   return logger;
+}
+
+/** How many lines `logger` has dropped so far, its reader not keeping up. */
+export function droppedLinesOf(logger: Logger): number {
+  return droppedLines.get(logger)?.count ?? 0;
 }
 
 /**

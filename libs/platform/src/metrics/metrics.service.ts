@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Logger } from 'pino';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
+import { APP_LOGGER, droppedLinesOf } from '../logging/app-logger';
 
 /**
  * Prometheus metrics: request counts and latencies by route template, method and status; the default process metrics;
@@ -32,8 +34,19 @@ export class MetricsService {
     { requests: ReturnType<Counter['labels']>; duration: ReturnType<Histogram['labels']> }
   >();
 
-  constructor(@Inject(SERVICE_INFO) service: ServiceInfo) {
+  constructor(@Inject(SERVICE_INFO) service: ServiceInfo, @Inject(APP_LOGGER) logger: Logger) {
     collectDefaultMetrics({ register: this.registry });
+    let counted = 0;
+    new Counter({
+      name: `${service.id}_log_lines_dropped_total`,
+      help: 'Log lines dropped because stdout was not read fast enough (more than 1 MiB waiting).',
+      registers: [this.registry],
+      collect() {
+        const dropped = droppedLinesOf(logger);
+        this.inc(dropped - counted);
+        counted = dropped;
+      },
+    });
     new Gauge({
       name: `${service.id}_build_info`,
       help: 'The release of the service this process runs (CHANGELOG.md); always 1.',
