@@ -118,8 +118,11 @@ describe('an unexpected failure', () => {
     expect(response.body).toEqual(errorBody(500, 'internal_error', 'internal server error'));
     expect(response.text).not.toMatch(/pets|SQLITE|table|at /i);
     const logged = logger.lines.join('\n');
-    expect(logged).toContain('no such table: pets');
-    expect(logged).toContain('GET');
-    expect(logged).toContain('/v1/pets');
+    const cause = logger.lines.find((line) => line.includes('unexpected failure'));
+    expect(cause).toContain('no such table: pets');
+    expect(cause).toContain('"method":"GET"');
+    expect(cause).toContain('"path":"/v1/pets"');
+    // The id the answer (and the request's own log line) carries.
+    expect(cause).toContain(`"reqId":"${response.headers['x-request-id']}"`);
   });
 });

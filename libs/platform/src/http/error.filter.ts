@@ -68,6 +68,8 @@ export class ErrorFilter implements ExceptionFilter {
     if (body.code === CODES.internalError) {
       this.logger.error({
         msg: 'unexpected failure',
+        // The id the request's own line and its answer carry: an operator finds the cause of a 500 by it.
+        reqId: request.id,
         err: this.failures.loggable(exception),
         method: request.method,
         path: pathOf(request.url),
@@ -92,6 +94,7 @@ export class ErrorFilter implements ExceptionFilter {
       if (translated.warning) {
         this.logger.warn({
           msg: translated.warning,
+          reqId: request.id,
           err: this.failures.loggable(exception),
           method: request.method,
           path: pathOf(request.url),
