@@ -346,6 +346,22 @@ describe('protocol edges', () => {
       expect(listed.text).not.toContain('Twice');
     });
 
+    // Node refuses other shapes itself (chunked twice, chunked not last, identity); these it reads as plain chunked.
+    it.each(['gzip, chunked', 'deflate, chunked', 'x-unknown, chunked'])(
+      'answers Transfer-Encoding: %s 400 bad_request: chunked is the one coding taken, and the body is not read',
+      async (coding) => {
+        const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+        const headers = `Host: x\r\n${KEY}${json}Transfer-Encoding: ${coding}\r\n`;
+        const [response] = await exchange(port, `POST /v1/pets HTTP/1.1\r\n${headers}\r\n${chunked}`, 1);
+        expectErrorAnswer(
+          response,
+          errorBody(400, 'bad_request', 'Transfer-Encoding may only be chunked: no other coding is taken'),
+        );
+        const listed = await t.http().get('/v1/pets?limit=100').set(AUTH);
+        expect(listed.text).not.toContain('Twice');
+      },
+    );
+
     it.each([
       ['at the top', '{"name":"Twice","name":"Once","categoryId":1}'],
       ['in an unknown property', '{"name":"Twice","categoryId":1,"x":{"a":1,"a":2}}'],

@@ -1,6 +1,6 @@
 import type { File, Task } from '@vitest/runner';
 import { describe, expect, it } from 'vitest';
-import { countResults } from './summary-reporter';
+import { countResults, skippedSuites } from './summary-reporter';
 
 type State = 'pass' | 'fail' | 'skip';
 const test = (state: State): Task => ({ type: 'test', result: { state } }) as Task;
@@ -29,5 +29,21 @@ describe('the summary line', () => {
       failed: 2,
       skipped: 0,
     });
+  });
+});
+
+describe('the skipped suites', () => {
+  const named = (name: string, ...tasks: Task[]): Task => ({ ...suite(undefined, ...tasks), name }) as Task;
+
+  it('names each suite skipped for a reason, once, and none inside it or skipped by a filter', () => {
+    const files = [
+      named('a.e2e-spec.ts', named('a full disk (skipped: mounting a tmpfs needs root)', named('inner (skipped: x)'))),
+      named(
+        'b.e2e-spec.ts',
+        named('on sqlite', test('skip')),
+        named('a full disk (skipped: mounting a tmpfs needs root)'),
+      ),
+    ] as File[];
+    expect(skippedSuites(files)).toEqual(['a full disk (skipped: mounting a tmpfs needs root)']);
   });
 });

@@ -32,12 +32,27 @@ export function countResults(files: readonly File[]): Counts {
 }
 
 /**
- * Ends the run with one plain line, `N passed, N failed, N skipped`, that any
- * CI can read, after vitest's own report.
+ * The suites skipped for a reason of the machine's (a suite says why in its name: `... (skipped: <why>)`), each once.
+ */
+export function skippedSuites(files: readonly File[]): string[] {
+  const found = new Set<string>();
+  const visit = (task: Task): void => {
+    if (task.type !== 'suite') return;
+    if (task.name.includes('(skipped: ')) found.add(task.name);
+    else task.tasks.forEach(visit);
+  };
+  files.forEach(visit);
+  return [...found];
+}
+
+/**
+ * Ends the run with the suites skipped and why, and one plain line, `N passed, N failed, N skipped`, that any CI can
+ * read, after vitest's own report.
  */
 export default class SummaryReporter implements Reporter {
   onFinished(files: File[] = []): void {
     const { passed, failed, skipped } = countResults(files);
+    for (const suite of skippedSuites(files)) console.log(`Skipped: ${suite}`);
     console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
   }
 }

@@ -14,11 +14,16 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d*)?$/;
 
 /**
  * 400 `bad_request`, before anything reads them, for an HTTP/1.1 request without `Host` or with a `Host` that is no
- * host, and for a single-valued field given twice.
+ * host, for a single-valued field given twice, and for a transfer coding besides `chunked`: Node decodes `chunked`
+ * alone and would read `gzip, chunked` as plain (RFC 9112 6.1 lets a server refuse a coding it does not take).
  */
 export function refuseMalformedHeaders(readOnce: Iterable<string>): onRequestHookHandler {
   const singletons = new Map([...SINGLETONS, ...readOnce].map((name) => [name.toLowerCase(), name]));
   return (request, _reply, done) => {
+    const coding = request.headers['transfer-encoding'];
+    if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
+      return done(badRequest('Transfer-Encoding may only be chunked: no other coding is taken'));
+    }
     const { host } = request.headers;
     if (host === undefined) {
       if (request.raw.httpVersion !== '1.1') return done();
