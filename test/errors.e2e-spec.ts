@@ -117,7 +117,6 @@ describe('an unexpected failure', () => {
     expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
     expect(response.body).toEqual(errorBody(500, 'internal_error', 'internal server error'));
     expect(response.text).not.toMatch(/pets|SQLITE|table|at /i);
-    const logged = logger.lines.join('\n');
     const cause = logger.lines.find((line) => line.includes('unexpected failure'));
     expect(cause).toContain('no such table: pets');
     expect(cause).toContain('"method":"GET"');
