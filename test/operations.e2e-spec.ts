@@ -8,6 +8,7 @@ import {
   TEST_API_KEY,
   digestsOf,
   errorBody,
+  servedMethods,
   startTestApp,
   type TestApp,
 } from './support/test-app';
@@ -237,7 +238,7 @@ describe('protection', () => {
       expect(preflight.status).toBe(204);
       expect(preflight.headers).toMatchObject({
         'access-control-allow-origin': 'https://app.example.com',
-        'access-control-allow-methods': 'GET, HEAD, POST',
+        'access-control-allow-methods': await servedMethods(cors),
         'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
         'access-control-max-age': '600',
       });

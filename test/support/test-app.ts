@@ -95,3 +95,19 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const RELEASE = (
   JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }
 ).version;
+
+/**
+ * The methods the whole service serves, as `Allow` lists them (alphabetical, `, `): those of every operation its
+ * document lists, and GET and HEAD (health checks, the document itself). Read from the document, so that a module that
+ * adds a method changes what a test expects with it.
+ */
+export async function servedMethods(t: TestApp): Promise<string> {
+  const document = (await t.http().get('/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+  const methods = new Set(['GET', 'HEAD']);
+  for (const operations of Object.values(document.paths)) {
+    for (const method of Object.keys(operations)) {
+      if (['get', 'put', 'post', 'delete', 'patch'].includes(method)) methods.add(method.toUpperCase());
+    }
+  }
+  return [...methods].sort().join(', ');
+}
