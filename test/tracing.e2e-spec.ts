@@ -125,14 +125,14 @@ describe('tracing', () => {
             const spans = await trace(traceId, 2);
             const request = spans.find((span) => span.spanId === spanId)!;
             expect(request).toEqual({
-              name: 'GET /v1/pets/{petId}',
+              name: 'GET /v1/pets/:petId',
               traceId,
               spanId,
               parentSpanId: undefined,
               kind: 2, // SERVER
               attributes: {
                 'http.request.method': 'GET',
-                'http.route': '/v1/pets/{petId}',
+                'http.route': '/v1/pets/:petId',
                 'url.path': `/v1/pets/${created.body.id}`,
                 'url.scheme': 'http',
                 'network.protocol.version': '1.1',

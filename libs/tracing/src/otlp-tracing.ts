@@ -217,15 +217,15 @@ export class OtlpTracing extends RequestTracing {
     clearTimeout(timer);
   }
 
-  /** The span's name and route template of a route Fastify knows as `/v1/pets/:petId`, worked out once. */
+  /**
+   * The span's name and route template: Fastify's, `/v1/pets/:petId`, as the metrics and the log lines name the route
+   * (OpenTelemetry's `http.route` is the template in the server framework's own format). The name worked out once.
+   */
   private routeOf(method: string, url: string | undefined): { name: string; template: string } | undefined {
     if (url === undefined) return undefined;
     const key = `${method} ${url}`;
     let route = this.routes.get(key);
-    if (route === undefined) {
-      const template = url.replace(/:(\w+)/g, '{$1}');
-      this.routes.set(key, (route = { name: `${method} ${template}`, template }));
-    }
+    if (route === undefined) this.routes.set(key, (route = { name: key, template: url }));
     return route;
   }
 }
