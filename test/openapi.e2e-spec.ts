@@ -117,7 +117,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes listPets: limit 1..100 default 20, the status filter, the after cursor, an array of Pet with Link', () => {
+  it('describes listPets: limit 1..100 default 20, the after cursor, the status filter, an array of Pet with Link', () => {
     const operation = document.paths['/pets'].get;
     expect(operation.deprecated).toBeUndefined();
     expect(operation.parameters).toEqual([
@@ -127,13 +127,13 @@ describe('the OpenAPI document', () => {
         required: false,
         schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20 },
       }),
+      expect.objectContaining({ name: 'after', in: 'query', required: false, schema: INT64_SCHEMA }),
       expect.objectContaining({
         name: 'status',
         in: 'query',
         required: false,
         schema: { $ref: '#/components/schemas/PetStatus' },
       }),
-      expect.objectContaining({ name: 'after', in: 'query', required: false, schema: INT64_SCHEMA }),
     ]);
     expect(operation.responses['200'].content['application/json'].schema).toEqual({
       type: 'array',

@@ -4,6 +4,7 @@ export { BACKUP_USAGE, runBackupCommand } from './backup.command';
 export { DatabaseModule, openDatabase, schemaOf } from './database.module';
 export { DatabaseSettings } from './database.settings';
 export { SqlClient } from './sql-client';
+export { int64Of } from './int64-column';
 export { recreateSqliteTable } from './recreate-sqlite-table';
 export { generatedKeyColumn } from './rowid-keys';
 export { SqlDialect } from './sql-dialect';
