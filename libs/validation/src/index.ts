@@ -1,5 +1,5 @@
 export { IsDateTime, parseDateTime } from './date-time';
-export { INT64_RULE, IntegerIdPipe, IsInt64, parseInt64 } from './integer-id.pipe';
+export { INT64_RULE, IntegerIdPipe, IsInt64 } from './integer-id.pipe';
 export { NoQueryParameters, RequestValidationPipe } from './validation.pipe';
 export { PageQuery } from './page-query';
 export { ValidationModule } from './validation.module';
