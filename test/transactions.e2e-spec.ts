@@ -1,5 +1,9 @@
+import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PetCatalog } from '@app/pets';
-import { DatabaseSettings, openDatabase, type SqlClient } from '@app/database';
+import { DatabaseSettings, SqlClient, openDatabase } from '@app/database';
+import { Idempotent } from '@app/idempotency';
+import { Responds, defineFeature } from '@app/platform';
 import { UnitOfWork } from '@app/platform/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES } from '../apps/petstore/src/features';
@@ -225,6 +229,84 @@ for (const kind of DATABASE_KINDS) {
         ]);
         expect(outcome).toEqual([true, true, true]);
         expect(await statusAt(pet.path)).toBe('pending');
+      });
+    },
+  );
+}
+
+/** How often the keyed route's handler below was entered. */
+let handlerRuns = 0;
+
+@ApiSchema({ name: 'NoBody' })
+class NoBody {}
+
+@ApiSchema({ name: 'Tally' })
+class TallyResponse {
+  @ApiProperty({ type: 'integer' })
+  count: number;
+}
+
+/**
+ * A keyed create whose handler reads a row and writes depending on it, in a transaction: same-tick requests clash,
+ * and PostgreSQL runs some of them again.
+ */
+@Controller('tallies')
+class TalliesController {
+  constructor(private readonly db: SqlClient) {}
+
+  @Post()
+  @HttpCode(201)
+  @Idempotent()
+  @Responds(201, TallyResponse, { description: 'The tally after this request.' })
+  async add(@Body() _body: NoBody): Promise<TallyResponse> {
+    handlerRuns++;
+    return this.db.transaction(async () => {
+      const statement = (text: string) => this.db.dialect.statement(text);
+      const [row] = await this.db.read<{ name: string }>(statement('SELECT name FROM pets WHERE id = $1'), ['1']);
+      const count = Number(row.name) + 1;
+      await this.db.write(statement('UPDATE pets SET name = $2 WHERE id = $1'), ['1', String(count)]);
+      return { count };
+    });
+  }
+}
+
+@Module({ controllers: [TalliesController] })
+class TalliesModule {}
+
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `a keyed route's handler, run again with its transaction, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let t: TestApp;
+      beforeAll(async () => {
+        t = await startTestApp({
+          kind,
+          features: [...FEATURES, defineFeature({ name: 'tallies', module: TalliesModule })],
+        });
+        await t.http().post('/v1/pets').set(AUTH).send({ name: '0', categoryId: 1 });
+      });
+      afterAll(() => t?.close());
+
+      it('is entered once per request, and once more for each retry /metrics counts (PostgreSQL only)', async () => {
+        handlerRuns = 0;
+        const answers = await Promise.all(
+          Array.from({ length: 24 }, (_, n) =>
+            t.http().post('/v1/tallies').set(AUTH).set('idempotency-key', `tally-${n}`).send({}),
+          ),
+        );
+        // Serialized: each tally counts one more than the one before it; on PostgreSQL a request whose transaction
+        // could not be serialized in five attempts is answered 503 and counts nothing.
+        const counted = answers.filter((answer) => answer.status === 201);
+        expect(answers.filter((answer) => answer.status !== 201).map((answer) => answer.body.code)).toEqual(
+          Array(24 - counted.length).fill('database_unavailable'),
+        );
+        expect(counted.map((answer) => answer.body.count).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: counted.length }, (_, n) => n + 1),
+        );
+        const metrics = (await t.http().get('/metrics')).text;
+        const retries = Number(/^petstore_transaction_retries_total (\d+)$/m.exec(metrics)?.[1]);
+        expect(handlerRuns).toBe(24 + retries);
+        if (kind.name === 'sqlite') expect(retries).toBe(0);
       });
     },
   );

@@ -10,7 +10,8 @@ import {
   type QueryRunner,
   type Repository,
 } from 'typeorm';
-import { RequestTracing } from '@app/platform';
+import type { Counter } from 'prom-client';
+import { MetricsService, RequestTracing } from '@app/platform';
 import type { UnitOfWork } from '@app/platform/ports';
 import { UnconfirmedWrite, isOutcomeUnknown, isSerializationFailure } from './driver-errors';
 import type { GuardedSqlite3 } from './guarded-sqlite3';
@@ -57,13 +58,20 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
 
   /** With tracing on: each statement and transaction a span of the request's (`undefined`: no step of it runs). */
   private readonly spans?: SqlSpans;
+  /** `<service>_transaction_retries_total`: PostgreSQL transactions run again (their `work` with them). */
+  private readonly retries?: Counter;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Optional() tracing?: RequestTracing,
+    @Optional() metrics?: MetricsService,
   ) {
     this.dialect = SqlDialect.of(dataSource);
     if (tracing) this.spans = new SqlSpans(tracing, this.isPostgres ? 'postgresql' : 'sqlite');
+    this.retries = metrics?.counter(
+      'transaction_retries_total',
+      'Transactions PostgreSQL could not serialize with others and that ran again, their work with them (at most 4 times each).',
+    );
   }
 
   /** SQLite: the writes waiting for the file's write lock or their batch's commit (0 on PostgreSQL). */
@@ -152,6 +160,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
         return await this.postgresTransaction(work);
       } catch (error) {
         if (attempt >= TRANSACTION_ATTEMPTS || !isSerializationFailure(error)) throw error;
+        this.retries?.inc();
         // Apart, so that the transactions that clashed do not clash again in the same order.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
       }
