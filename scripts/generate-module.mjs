@@ -2,15 +2,17 @@
 /**
  * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... [--bare]
  *
- * Writes a new feature module under libs/<name>/ from scripts/module-template/
- * (a neutral skeleton: an entity with a closed status value object, its
- * repository port and TypeORM repository with a migration, an application
- * service, a controller with class-validator DTOs, unit tests, an e2e suite and
- * the module's README), then adds its line to the feature registry. Its routes
- * are served at /v1/<name>, or at /v1/<route> with --path (`store/orders`).
- * With --bare, the entity has an id and nothing else, and there is no list
- * route: the template's `<sample>` blocks are left out and its `<bare>` ones
- * kept. With --depends-on pets it also writes, for each facade pets exports (its
+ * Writes a new feature module under libs/<name>/ from scripts/module-template/,
+ * at the standard pets keeps (a neutral skeleton: an entity with int64 ids kept
+ * exact and a closed status value object, its repository port and a repository
+ * of statements sent through the platform's SqlClient with a migration, an
+ * application service, a controller with a keyset-paged list, a create safe to
+ * retry (`@Idempotent()`), get, PATCH and DELETE, class-validator DTOs, unit
+ * tests, an e2e suite on both databases and the module's README), then adds its
+ * line to the feature registry. Its routes are served at /v1/<name>, or at
+ * /v1/<route> with --path (`store/orders`). With --bare, the entity has an id
+ * and nothing else, with create and get only: the template's `<sample>` blocks
+ * are left out and its `<bare>` ones kept. With --depends-on pets it also writes, for each facade pets exports (its
  * PetCatalog), the new module's own port in domain/ with the facade's methods
  * and its adapter in infrastructure/, imports PetsModule, provides the port,
  * and lists pets in module.json (docs/extending.md, "Calls between modules").

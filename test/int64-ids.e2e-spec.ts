@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, queryDatabase } from './support/databases';
+import { DATABASE_KINDS, continueIdsAt as continueIdsOf } from './support/databases';
 import { AUTH, JSON_CONTENT_TYPE, startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -17,15 +17,7 @@ for (const kind of DATABASE_KINDS) {
       afterAll(() => t?.close());
 
       /** The next pet created gets `next`. */
-      async function continueIdsAt(next: bigint) {
-        const last = String(next - 1n);
-        if (kind.name === 'postgres') {
-          await queryDatabase(t.database.url, `SELECT setval(pg_get_serial_sequence('pets', 'id'), ${last})`);
-        } else {
-          await queryDatabase(t.database.url, `DELETE FROM sqlite_sequence WHERE name = 'pets'`);
-          await queryDatabase(t.database.url, `INSERT INTO sqlite_sequence (name, seq) VALUES ('pets', ${last})`);
-        }
-      }
+      const continueIdsAt = (next: bigint) => continueIdsOf(t.database.url, 'pets', next);
 
       const create = (name: string, status?: string) =>
         t

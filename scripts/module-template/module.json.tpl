@@ -1,1 +1,1 @@
-{ "dependsOn": ["database", "validation"] }
+{ "dependsOn": ["database", "idempotency", "validation"] }

@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnChild } from '../support/children';
-import { scaled } from '../support/wait-for';
+import { OtlpReceiver } from '../support/otlp-receiver';
+import { TEST_API_KEY } from '../support/test-app';
+import { scaled, waitFor } from '../support/wait-for';
 
 /**
  * `npm run generate:module` run on a copy of this repository, followed by the
@@ -136,7 +138,7 @@ describe('npm run generate:module', () => {
   );
 
   it(
-    'takes a new column and a query with no SQL: a TypeORM migration, the entity, and its repository',
+    'takes a new column and a query: a TypeORM migration, the entity, and a statement of its repository',
     async () => {
       const module = join(copy, 'libs/gift-cards');
       const migrations = readdirSync(join(module, 'src/infrastructure/migrations'));
@@ -170,22 +172,25 @@ describe('npm run generate:module', () => {
         "  status: string;\n\n  @Column({ type: 'varchar', length: 100, nullable: true })\n  note?: string | null;\n",
       );
       edit(
-        'libs/gift-cards/src/infrastructure/typeorm-gift-card.repository.ts',
+        'libs/gift-cards/src/infrastructure/sql-gift-card.repository.ts',
         '  async list(',
         [
           '  /** How many gift cards have `status`. */',
-          '  countByStatus(status: string): Promise<number> {',
-          '    return this.records.countBy({ status });',
+          '  async countByStatus(status: string): Promise<number> {',
+          '    const [row] = await this.db.read<{ count: number | string }>(',
+          "      this.db.dialect.statement('SELECT COUNT(*) AS count FROM gift_cards WHERE status = $1'),",
+          '      [status],',
+          '    );',
+          '    return Number(row.count);',
           '  }',
           '',
-          '  /** Notes a gift card; `undefined` when there is none with `id`. */',
-          '  async setNote(id: number, note: string): Promise<string | null | undefined> {',
-          '    return this.db.transaction(async () => {',
-          '      const record = await this.records.findOneBy({ id });',
-          '      if (!record) return undefined;',
-          '      record.note = note;',
-          '      return (await this.records.save(record)).note;',
-          '    });',
+          '  /** Notes a gift card: whether there was one with `id`. */',
+          '  async setNote(id: bigint, note: string): Promise<boolean> {',
+          '    const { changed } = await this.db.write(',
+          "      this.db.dialect.statement('UPDATE gift_cards SET note = $2 WHERE gift_cards.id = $1'),",
+          '      [String(id), note],',
+          '    );',
+          '    return changed === 1;',
           '  }',
           '',
           '  async list(',
@@ -195,10 +200,10 @@ describe('npm run generate:module', () => {
         join(module, 'test/note.e2e-spec.ts'),
         [
           "import { afterAll, beforeAll, describe, expect, it } from 'vitest';",
-          "import { DATABASE_KINDS } from '@test/support/databases';",
+          "import { DATABASE_KINDS, queryDatabase } from '@test/support/databases';",
           "import { AUTH, startTestApp, type TestApp } from '@test/support/test-app';",
           "import { GiftCardRepository } from '../src/domain/gift-card.repository';",
-          "import type { TypeOrmGiftCardRepository } from '../src/infrastructure/typeorm-gift-card.repository';",
+          "import type { SqlGiftCardRepository } from '../src/infrastructure/sql-gift-card.repository';",
           '',
           'for (const kind of DATABASE_KINDS) {',
           '  describe.skipIf(kind.skipReason)(`a note and a count, on ${kind.name}`, () => {',
@@ -207,16 +212,19 @@ describe('npm run generate:module', () => {
           '    afterAll(() => t?.close());',
           '',
           "    it('stores the new column and answers the new query', async () => {",
+          '      const ids: bigint[] = [];',
           "      for (const body of [{ name: 'A' }, { name: 'B', status: 'active' }, { name: 'C' }]) {",
-          "        expect((await t.http().post('/v1/store/gift-cards').set(AUTH).send(body)).status).toBe(201);",
+          "        const created = await t.http().post('/v1/store/gift-cards').set(AUTH).send(body);",
+          '        expect(created.status).toBe(201);',
+          '        ids.push(BigInt(created.body.id));',
           '      }',
-          '      const cards = t.app.get(GiftCardRepository, { strict: false }) as TypeOrmGiftCardRepository;',
-          "      expect(await cards.setNote(2, 'for Ada')).toBe('for Ada');",
-          "      expect(await cards.setNote(99, 'nobody')).toBeUndefined();",
+          '      const cards = t.app.get(GiftCardRepository, { strict: false }) as SqlGiftCardRepository;',
+          "      expect(await cards.setNote(ids[1], 'for Ada')).toBe(true);",
+          "      expect(await cards.setNote(ids[2] + 100n, 'nobody')).toBe(false);",
           "      expect(await cards.countByStatus('draft')).toBe(2);",
           "      expect(await cards.countByStatus('active')).toBe(1);",
-          "      const two = await t.http().get('/v1/store/gift-cards/2').set(AUTH);",
-          "      expect(two.body).toEqual({ id: 2, name: 'B', status: 'active' });",
+          "      const notes = await queryDatabase(t.database.url, 'SELECT note FROM gift_cards ORDER BY id');",
+          "      expect(notes.map((row) => row.note)).toEqual([null, 'for Ada', null]);",
           '    });',
           '  });',
           '}',
@@ -229,12 +237,62 @@ describe('npm run generate:module', () => {
       expect(tests.output).toContain('libs/gift-cards/test/note.e2e-spec.ts');
       const lint = await run(copy, 'npm', 'run', '-s', 'lint');
       expect(lint.status, lint.output).toBe(0);
-      // Not one SQL statement in the module, before or after the change.
-      const sources = readdirSync(join(module, 'src'), { recursive: true, encoding: 'utf8' })
-        .filter((file) => file.endsWith('.ts'))
-        .map((file) => readFileSync(join(module, 'src', file), 'utf8'));
-      for (const source of sources) {
-        expect(source).not.toMatch(/\b(SELECT|INSERT INTO|UPDATE \S+ SET|DELETE FROM|CREATE TABLE|ALTER TABLE)\b/i);
+    },
+    BOUND_MS,
+  );
+
+  it(
+    "traces a generated module's statements: each a child span of its request's, on its route's template",
+    async () => {
+      const build = await run(copy, 'npm', 'run', '-s', 'build');
+      expect(build.status, build.output).toBe(0);
+      const receiver = await OtlpReceiver.start();
+      const folder = mkdtempSync(join(tmpdir(), 'petstore-generated-'));
+      const service = spawnChild(process.execPath, [join(copy, 'dist/apps/petstore/src/main.js')], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          NODE_ENV: 'test',
+          PORT: '0',
+          API_KEYS: TEST_API_KEY,
+          DATABASE_URL: `sqlite:${join(folder, 'p.sqlite')}`,
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          OTEL_BSP_SCHEDULE_DELAY: '20',
+        },
+      });
+      try {
+        let output = '';
+        service.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        await waitFor(() => /listening on (http:\/\/[\d.]+:\d+)/.test(output), 'the generated service to listen');
+        const baseUrl = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)![1];
+        const headers = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
+        const created = await fetch(`${baseUrl}/v1/store/gift-cards`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: 'Traced' }),
+        });
+        expect(created.status).toBe(201);
+        const { id } = (await created.json()) as { id: number };
+        const read = await fetch(`${baseUrl}/v1/store/gift-cards/${id}`, { headers });
+        expect(read.status).toBe(200);
+        for (const [answer, request, statement] of [
+          [created, 'POST /v1/store/gift-cards', 'INSERT gift_cards'],
+          [read, 'GET /v1/store/gift-cards/:giftCardId', 'SELECT gift_cards'],
+        ] as const) {
+          const traceId = /^00-([0-9a-f]{32})-/.exec(answer.headers.get('traceresponse') ?? '')![1];
+          await waitFor(
+            () => receiver.spans().filter((span) => span.traceId === traceId).length >= 2,
+            `the spans of ${request}`,
+          );
+          const spans = receiver.spans().filter((span) => span.traceId === traceId);
+          const root = spans.find((span) => span.parentSpanId === undefined)!;
+          expect(root).toMatchObject({ name: request });
+          expect(spans.find((span) => span.name === statement)).toMatchObject({ parentSpanId: root.spanId });
+        }
+      } finally {
+        service.kill('SIGKILL');
+        await receiver.stop();
+        rmSync(folder, { recursive: true, force: true });
       }
     },
     BOUND_MS,
@@ -246,7 +304,7 @@ describe('npm run generate:module', () => {
     const files = readdirSync(join(copy, 'libs/widgets'), { recursive: true, encoding: 'utf8' }).sort();
     expect(files.filter((file) => /status|list-|query/.test(file))).toEqual([]);
     expect(readFileSync(join(copy, 'libs/widgets/src/domain/widget.ts'), 'utf8')).toContain(
-      'private constructor(readonly id: number) {}',
+      'private constructor(readonly id: bigint) {}',
     );
     const controller = readFileSync(join(copy, 'libs/widgets/src/http/widgets.controller.ts'), 'utf8');
     expect(controller.match(/operationId: '\w+'/g)).toEqual([
@@ -268,7 +326,7 @@ describe('npm run generate:module', () => {
       const orders = await generate('orders', '--path', 'store/orders', '--depends-on', 'pets');
       expect(orders.status, orders.output).toBe(0);
       expect(readFileSync(join(copy, 'libs/orders/module.json'), 'utf8')).toBe(
-        '{ "dependsOn": ["database", "validation", "pets"] }\n',
+        '{ "dependsOn": ["database", "idempotency", "validation", "pets"] }\n',
       );
       expect(readFileSync(join(copy, 'libs/orders/src/domain/pet-catalog.port.ts'), 'utf8')).toContain(
         [

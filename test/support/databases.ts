@@ -75,3 +75,17 @@ export async function queryDatabase(databaseUrl: string, sql: string): Promise<A
     await new Promise((resolve) => db.close(resolve));
   }
 }
+
+/**
+ * The next row `table` makes gets the id `next`, as years of inserts (or an operator's `setval`) would have it: for a
+ * test of ids past 2^53. The table's key is its generated `id` column.
+ */
+export async function continueIdsAt(databaseUrl: string, table: string, next: bigint): Promise<void> {
+  const last = String(next - 1n);
+  if (databaseUrl.startsWith('postgres')) {
+    await queryDatabase(databaseUrl, `SELECT setval(pg_get_serial_sequence('${table}', 'id'), ${last})`);
+  } else {
+    await queryDatabase(databaseUrl, `DELETE FROM sqlite_sequence WHERE name = '${table}'`);
+    await queryDatabase(databaseUrl, `INSERT INTO sqlite_sequence (name, seq) VALUES ('${table}', ${last})`);
+  }
+}

@@ -121,7 +121,9 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * TypeORM's repository of `entity`: on the connection of the transaction
    * `transaction()` runs, when there is one, otherwise on the shared one.
    * Write inside `transaction()`: on SQLite that is the one connection that
-   * writes (a write outside it would take the readers' connection).
+   * writes (a write outside it would take the readers' connection). Its
+   * statements are not traced, and on SQLite it reads an int64 as a double: a
+   * module's tables take `read()` and `write()` (decision 0027).
    */
   repository<Entity extends ObjectLiteral>(entity: EntityTarget<Entity>): Repository<Entity> {
     const runner = this.current.getStore();

@@ -4,7 +4,7 @@ import type { QueryResult } from 'typeorm';
 export interface WriteResult {
   /** The rows it inserted, updated or deleted. */
   readonly changed: number;
-  /** The rows of its `RETURNING` clause (PostgreSQL; never used on SQLite, see SqlDialect). */
+  /** The rows of its `RETURNING` clause, on either database (SQLite steps such a write to its end first). */
   readonly rows: ReadonlyArray<Record<string, unknown>>;
   /** SQLite: the rowid of the row an INSERT made. */
   readonly rowId?: number;

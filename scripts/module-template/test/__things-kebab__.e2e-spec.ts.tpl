@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '@test/support/databases';
+import { DATABASE_KINDS, continueIdsAt } from '@test/support/databases';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from '@test/support/test-app';
 
+/**
+ * The __things-kebab__ API over HTTP, on every database kind. Each test makes the __things__ it reads: no test
+ * counts on an id, or on another having run.
+ */
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
     `__things-kebab__ API on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
@@ -10,24 +14,66 @@ for (const kind of DATABASE_KINDS) {
       beforeAll(async () => (t = await startTestApp({ kind })));
       afterAll(() => t?.close());
 
-      const post = (body: object) => t.http().post('/v1/__route__').set(AUTH).send(body);
+      const post = (body: object, key?: string) => {
+        const request = t.http().post('/v1/__route__').set(AUTH);
+        return (key ? request.set('idempotency-key', key) : request).send(body);
+      };
+      const get = (path: string) => t.http().get(path).set(AUTH);
 
 // <sample>
-      it('creates __a_thing__: 201, its Location, a draft by default', async () => {
+      it('creates __a_thing__: 201, its Location, a draft by default; gets it back', async () => {
         const response = await post({ name: 'First' });
         expect(response.status).toBe(201);
-        expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, location: '/v1/__route__/1' });
-        expect(response.body).toEqual({ id: 1, name: 'First', status: 'draft' });
+        const { id } = response.body;
+        expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, location: `/v1/__route__/${id}` });
+        expect(response.body).toEqual({ id, name: 'First', status: 'draft' });
+        const one = await get(`/v1/__route__/${id}`);
+        expect([one.status, one.body]).toEqual([200, { id, name: 'First', status: 'draft' }]);
       });
 
-      it('gets it back, and lists __things__ by ascending id', async () => {
-        await post({ name: 'Second', status: 'active' });
-        const one = await t.http().get('/v1/__route__/2').set(AUTH);
-        expect(one.status).toBe(200);
-        expect(one.body).toEqual({ id: 2, name: 'Second', status: 'active' });
-        const list = await t.http().get('/v1/__route__?limit=1').set(AUTH);
-        expect(list.status).toBe(200);
-        expect(list.body).toEqual([{ id: 1, name: 'First', status: 'draft' }]);
+      it('answers a retry with the same Idempotency-Key with the first answer, and adds nothing', async () => {
+        const key = `retry-${kind.name}-${Date.now()}`;
+        const first = await post({ name: 'Once' }, key);
+        const again = await post({ name: 'Once' }, key);
+        expect([first.status, again.status, again.text]).toEqual([201, 201, first.text]);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        const page = await get(`/v1/__route__?after=${BigInt(first.body.id) - 1n}`);
+        expect(page.body.filter((__thing__: { name: string }) => __thing__.name === 'Once')).toEqual([first.body]);
+      });
+
+      it('pages by ascending id, following Link: rel="next" to the last page', async () => {
+        const made: Array<{ id: number; name: string; status: string }> = [];
+        for (const name of ['Page-a', 'Page-b', 'Page-c']) made.push((await post({ name })).body);
+        const from = BigInt(made[0].id) - 1n;
+        const first = await get(`/v1/__route__?limit=2&after=${from}`);
+        expect([first.status, first.body]).toEqual([200, made.slice(0, 2)]);
+        expect(first.headers.link).toBe(`</v1/__route__?limit=2&after=${made[1].id}>; rel="next"`);
+        const next = await get(/<([^>]+)>/.exec(first.headers.link)![1]);
+        expect([next.status, next.body, next.headers.link]).toEqual([200, [made[2]], undefined]);
+      });
+
+      it('changes the fields a PATCH gives, and keeps the others', async () => {
+        const { id } = (await post({ name: 'Before' })).body;
+        const changed = await t.http().patch(`/v1/__route__/${id}`).set(AUTH).send({ status: 'active' });
+        expect([changed.status, changed.body]).toEqual([200, { id, name: 'Before', status: 'active' }]);
+        const renamed = await t.http().patch(`/v1/__route__/${id}`).set(AUTH).send({ name: 'After' });
+        expect(renamed.body).toEqual({ id, name: 'After', status: 'active' });
+        expect((await get(`/v1/__route__/${id}`)).body).toEqual(renamed.body);
+        const refused = await t.http().patch(`/v1/__route__/${id}`).set(AUTH).send({ status: 'lost' });
+        expect([refused.status, refused.body]).toEqual([
+          400,
+          errorBody(400, 'invalid_body', 'status must be one of draft, active, retired'),
+        ]);
+      });
+
+      it('removes __a_thing__: 204, then 404 for it', async () => {
+        const { id } = (await post({ name: 'Gone' })).body;
+        const removed = await t.http().delete(`/v1/__route__/${id}`).set(AUTH);
+        expect([removed.status, removed.text]).toEqual([204, '']);
+        const missing = errorBody(404, '__thing_snake___not_found', `__thing__ ${id} does not exist`);
+        expect((await get(`/v1/__route__/${id}`)).body).toEqual(missing);
+        const again = await t.http().delete(`/v1/__route__/${id}`).set(AUTH);
+        expect([again.status, again.body]).toEqual([404, missing]);
       });
 
       it.each([
@@ -42,19 +88,41 @@ for (const kind of DATABASE_KINDS) {
         expect(response.body).toEqual(errorBody(400, 'invalid_body', message));
       });
 
-// </sample>
-// <bare>
-      it('creates __a_thing__: 201, its Location', async () => {
-        const response = await post({});
-        expect(response.status).toBe(201);
-        expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, location: '/v1/__route__/1' });
-        expect(response.body).toEqual({ id: 1 });
+      it('keeps ids past 2^53 exact: created, read, paged, changed and removed by them', async () => {
+        await continueIdsAt(t.database.url, '__things_snake__', 2n ** 53n);
+        const created = await post({ name: 'Far' });
+        expect(created.text).toBe('{"id":9007199254740992,"name":"Far","status":"draft"}');
+        expect(created.headers.location).toBe('/v1/__route__/9007199254740992');
+        const next = await post({ name: 'Farther' });
+        expect(next.text).toBe('{"id":9007199254740993,"name":"Farther","status":"draft"}');
+        expect((await get('/v1/__route__/9007199254740993')).text).toBe(next.text);
+        const page = await get('/v1/__route__?limit=1&after=9007199254740992');
+        expect([page.text, page.headers.link]).toEqual([`[${next.text}]`, undefined]);
+        const changed = await t.http().patch('/v1/__route__/9007199254740992').set(AUTH).send({ status: 'retired' });
+        expect(changed.text).toBe('{"id":9007199254740992,"name":"Far","status":"retired"}');
+        expect((await t.http().delete('/v1/__route__/9007199254740993').set(AUTH)).status).toBe(204);
       });
 
-      it('gets it back', async () => {
-        const one = await t.http().get('/v1/__route__/1').set(AUTH);
-        expect(one.status).toBe(200);
-        expect(one.body).toEqual({ id: 1 });
+// </sample>
+// <bare>
+      it('creates __a_thing__: 201, its Location; gets it back', async () => {
+        const response = await post({});
+        expect(response.status).toBe(201);
+        const { id } = response.body;
+        expect(response.headers).toMatchObject({ 'content-type': JSON_CONTENT_TYPE, location: `/v1/__route__/${id}` });
+        expect(response.body).toEqual({ id });
+        const one = await get(`/v1/__route__/${id}`);
+        expect([one.status, one.body]).toEqual([200, { id }]);
+      });
+
+      it('answers a retry with the same Idempotency-Key with the first answer, and adds nothing', async () => {
+        const key = `retry-${kind.name}-${Date.now()}`;
+        const first = await post({}, key);
+        const again = await post({}, key);
+        expect([first.status, again.status, again.text]).toEqual([201, 201, first.text]);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        const other = await post({});
+        expect(BigInt(other.body.id)).toBe(BigInt(first.body.id) + 1n);
       });
 
       it('refuses a property it does not have with 400 invalid_body', async () => {
@@ -63,17 +131,27 @@ for (const kind of DATABASE_KINDS) {
         expect(response.body).toEqual(errorBody(400, 'invalid_body', "unknown property 'colour'"));
       });
 
+      it('keeps ids past 2^53 exact: created and read by them', async () => {
+        await continueIdsAt(t.database.url, '__things_snake__', 2n ** 53n + 1n);
+        const created = await post({});
+        expect([created.text, created.headers.location]).toEqual([
+          '{"id":9007199254740993}',
+          '/v1/__route__/9007199254740993',
+        ]);
+        expect((await get('/v1/__route__/9007199254740993')).text).toBe(created.text);
+      });
+
 // </bare>
-      it('answers 404 for an id it does not have, exactly as written', async () => {
-        const response = await t.http().get('/v1/__route__/9007199254740993').set(AUTH);
+      it('answers 404 for an id no __thing__ has, exactly as written', async () => {
+        const response = await get('/v1/__route__/9223372036854775807');
         expect(response.status).toBe(404);
         expect(response.body).toEqual(
-          errorBody(404, '__thing_snake___not_found', '__thing__ 9007199254740993 does not exist'),
+          errorBody(404, '__thing_snake___not_found', '__thing__ 9223372036854775807 does not exist'),
         );
       });
 
       it.each(['1e3', '9223372036854775808'])('answers 400 for the id %s, which is not an int64', async (id) => {
-        const response = await t.http().get(`/v1/__route__/${id}`).set(AUTH);
+        const response = await get(`/v1/__route__/${id}`);
         expect(response.status).toBe(400);
         expect(response.body).toEqual(
           errorBody(

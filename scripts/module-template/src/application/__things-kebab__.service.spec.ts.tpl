@@ -18,7 +18,7 @@ describe('__Things__Service', () => {
 // <sample>
   it('creates __a_thing__ with a status value object', async () => {
     const created = await service.create({ name: 'First', status: 'active' });
-    expect(created).toEqual({ id: 1, name: 'First', status: __Thing__Status.Active });
+    expect(created).toEqual({ id: 1n, name: 'First', status: __Thing__Status.Active });
     expect(repository.stored).toEqual([created]);
   });
 
@@ -27,15 +27,36 @@ describe('__Things__Service', () => {
     expect(repository.stored).toEqual([]);
   });
 
-  it('lists at most the page size', async () => {
+  it('pages by ascending id, with the cursor of the next page while more follow', async () => {
     for (let n = 0; n < 3; n++) await service.create({ name: `n${n}` });
-    expect((await service.list(2)).map((__thing__) => __thing__.name)).toEqual(['n0', 'n1']);
+    const first = await service.list({ limit: 2 });
+    expect([first.__things__.map((__thing__) => __thing__.name), first.nextAfter]).toEqual([['n0', 'n1'], 2n]);
+    const last = await service.list({ limit: 2, after: first.nextAfter });
+    expect([last.__things__.map((__thing__) => __thing__.name), last.nextAfter]).toEqual([['n2'], undefined]);
+  });
+
+  it('changes the fields given, and keeps the others', async () => {
+    const created = await service.create({ name: 'First' });
+    expect(await service.update(created.id, { status: 'retired' })).toEqual({
+      id: created.id,
+      name: 'First',
+      status: __Thing__Status.Retired,
+    });
+    await expect(service.update(created.id, { name: '' })).rejects.toThrow('name must be 1 to 255 characters long');
+    await expect(service.update(7n, { name: 'Other' })).rejects.toThrow(__Thing__NotFoundError);
+  });
+
+  it('removes __a_thing__ once', async () => {
+    const created = await service.create({ name: 'First' });
+    await service.remove(created.id);
+    expect(repository.stored).toEqual([]);
+    await expect(service.remove(created.id)).rejects.toThrow(__Thing__NotFoundError);
   });
 // </sample>
 // <bare>
   it('creates __a_thing__ and gets it back', async () => {
     const created = await service.create();
-    expect(created).toEqual({ id: 1 });
+    expect(created).toEqual({ id: 1n });
     expect(repository.stored).toEqual([created]);
     expect(await service.get(1n)).toEqual(created);
   });

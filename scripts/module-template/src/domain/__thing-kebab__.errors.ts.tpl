@@ -6,7 +6,7 @@ export const __THING___ERROR_CODES = {
 } as const;
 
 export class __Thing__NotFoundError extends AppError {
-  constructor(readonly __thing__Id: number | bigint) {
+  constructor(readonly __thing__Id: bigint) {
     super('not_found', __THING___ERROR_CODES.notFound, `__thing__ ${__thing__Id} does not exist`);
   }
 }

@@ -1,12 +1,27 @@
+// <sample>
+import type { New__Thing__, __Thing__, __Thing__Changes } from './__thing-kebab__';
+
+/** A page of the list: at most `limit`, after the id `after` (0: from the first), by ascending id. */
+export interface __Thing__Page {
+  limit: number;
+  after: bigint;
+}
+// </sample>
+// <bare>
 import type { New__Thing__, __Thing__ } from './__thing-kebab__';
+// </bare>
 
 /** The port to the store. An abstract class, so that it is also the DI token. */
 export abstract class __Thing__Repository {
   /** Stores the __thing__ durably and returns it with its new id. */
   abstract add(__thing__: New__Thing__): Promise<__Thing__>;
-  abstract findById(id: number): Promise<__Thing__ | undefined>;
+  abstract findById(id: bigint): Promise<__Thing__ | undefined>;
 // <sample>
-  /** __Things__ by ascending id, at most `limit`. */
-  abstract list(limit: number): Promise<__Thing__[]>;
+  /** __Things__ by ascending id after `after`, at most `limit` (keyset, never OFFSET). */
+  abstract list(page: __Thing__Page): Promise<__Thing__[]>;
+  /** Applies `changes` in one write: the __thing__ as it is now, or undefined when none has the id. */
+  abstract update(id: bigint, changes: __Thing__Changes): Promise<__Thing__ | undefined>;
+  /** Removes the __thing__: whether there was one with the id. */
+  abstract remove(id: bigint): Promise<boolean>;
 // </sample>
 }

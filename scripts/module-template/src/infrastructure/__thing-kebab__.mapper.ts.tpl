@@ -1,17 +1,22 @@
-import { __Thing__, type New__Thing__ } from '../domain/__thing-kebab__';
+import { int64Of } from '@app/database';
 // <sample>
+import { __Thing__, type New__Thing__ } from '../domain/__thing-kebab__';
 import { __Thing__Status } from '../domain/__thing-kebab__-status';
 // </sample>
+// <bare>
+import { __Thing__ } from '../domain/__thing-kebab__';
+// </bare>
 import type { __Thing__Record } from './__thing-kebab__.record';
 
 /** Converts between the table's row and the domain, so neither leaks into the other. */
 export const __Thing__Mapper = {
+  /** A row as the repository reads it: its int64 id as decimal text, read exactly (`int64Of`). */
   toDomain(record: __Thing__Record): __Thing__ {
 // <sample>
-    return __Thing__.restore(Number(record.id), { name: record.name, status: __Thing__Status.from(record.status) });
+    return __Thing__.restore(int64Of(record.id), { name: record.name, status: __Thing__Status.from(record.status) });
 // </sample>
 // <bare>
-    return __Thing__.restore(Number(record.id));
+    return __Thing__.restore(int64Of(record.id));
 // </bare>
   },
 
@@ -20,9 +25,4 @@ export const __Thing__Mapper = {
     return { name: __thing__.name, status: __thing__.status.value };
   },
 // </sample>
-// <bare>
-  toRecord(_new__Thing__: New__Thing__): Omit<__Thing__Record, 'id'> {
-    return {};
-  },
-// </bare>
 };

@@ -6,9 +6,8 @@ import { Entity, PrimaryGeneratedColumn } from 'typeorm';
 // </bare>
 
 /**
- * The `__things_snake__` table: its model, which the migrations make exactly
- * (test/schema.e2e-spec.ts compares them on both databases). PostgreSQL
- * returns bigint columns as strings: the mapper turns them into numbers.
+ * The `__things_snake__` table: its model, which the migrations make exactly (test/schema.e2e-spec.ts compares them on
+ * both databases). Its int64 id is read as decimal text (the repository casts it): the mapper makes it a bigint.
  */
 @Entity({ name: '__things_snake__' })
 // <sample>

@@ -10,8 +10,14 @@ import type { __Thing__ } from '../../domain/__thing-kebab__';
 /** __A_thing__ as the API returns it; `@Responds()` serializes exactly these properties. */
 @ApiSchema({ name: '__Thing__' })
 export class __Thing__Response {
-  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1, example: 1 })
-  id: number;
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
+    description: 'Assigned by the service on creation, from 1 up; exact past 2^53.',
+    example: 1,
+  })
+  id: bigint;
 
 // <sample>
   @ApiProperty({ minLength: 1, maxLength: __THING___NAME_MAX_LENGTH, example: 'First' })
