@@ -8,12 +8,16 @@ import {
   openSync,
   renameSync,
   rmSync,
+  statfsSync,
+  writeFileSync,
   writeSync,
   closeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { DatabaseSettings, openDatabase, type SqlClient } from '@app/database';
+import { FEATURES } from '../apps/petstore/src/features';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgres, type TestDatabase } from './support/databases';
 import { logLinesOf, runService, startService, type ServiceProcess } from './support/service-process';
@@ -320,6 +324,80 @@ describe.skipIf(noTmpfs)(`a full disk${noTmpfs ? ` (skipped: ${noTmpfs})` : ''}`
     }
   });
 });
+
+describe.skipIf(noTmpfs)(
+  `a disk that fills under a batch that SQLite rolls back by itself${noTmpfs ? ` (skipped: ${noTmpfs})` : ''}`,
+  () => {
+    let mountPoint: string;
+    let db: { sql: SqlClient; close(): Promise<void> } | undefined;
+
+    beforeAll(async () => {
+      mountPoint = mkdtempSync(join(tmpdir(), 'petstore-full-batch-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint]);
+      const settings = DatabaseSettings.fromEnvironment({ DATABASE_URL: `sqlite:${join(mountPoint, 'p.sqlite')}` });
+      db = await openDatabase(settings, FEATURES);
+      await db.sql.write('CREATE TABLE bulk (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, body TEXT)');
+    });
+    afterAll(async () => {
+      await db?.close();
+      execFileSync('umount', [mountPoint]);
+      rmSync(mountPoint, { recursive: true, force: true });
+    });
+
+    /**
+     * One batch: plain inserts sent together with one too large for SQLite's page cache, which spills to the full disk
+     * (SQLITE_FULL, and SQLite rolls the whole transaction back by itself), then transactions of two inserts each.
+     * Every job is answered as what happened to it; the plain inserts that ran after the rollback committed on their
+     * own, and are answered "may have been applied".
+     */
+    it('answers each job of the batch as what happened to it: nothing answered a success missing, nothing refused stored', async () => {
+      const sql = db!.sql;
+      const insert = sql.dialect.statement('INSERT INTO bulk (name, body) VALUES ($1, $2)');
+      let inDoubtStored = 0;
+      // The free space left decides where the spill fails; a few sizes, so that the rollback lands among the statements.
+      for (const [round, free] of [1_000_000, 500_000, 200_000, 100_000].entries()) {
+        const filler = join(mountPoint, 'filler');
+        const { bavail, bsize } = statfsSync(mountPoint);
+        writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - free)));
+        const plain = Array.from({ length: 40 }, (_, n) => `plain-${round}-${n}`);
+        const units = Array.from({ length: 5 }, (_, n) => `unit-${round}-${n}`);
+        const jobs = [
+          ...plain.slice(0, 10).map((name) => ({ names: [name], done: sql.write(insert, [name, 'small']) })),
+          { names: [`big-${round}`], done: sql.write(insert, [`big-${round}`, 'x'.repeat(3 * 1024 * 1024)]) },
+          ...plain.slice(10).map((name) => ({ names: [name], done: sql.write(insert, [name, 'small']) })),
+          ...units.map((name) => ({
+            names: [`${name}-a`, `${name}-b`],
+            done: sql.transaction(async () => {
+              await sql.write(insert, [`${name}-a`, 'small']);
+              await sql.write(insert, [`${name}-b`, 'small']);
+            }),
+          })),
+        ];
+        const outcomes = await Promise.allSettled(jobs.map((job) => job.done));
+        rmSync(filler);
+        const stored = new Set((await sql.read<{ name: string }>('SELECT name FROM bulk')).map((row) => row.name));
+        for (const [index, job] of jobs.entries()) {
+          const outcome = outcomes[index];
+          const kept = job.names.filter((name) => stored.has(name));
+          if (outcome.status === 'fulfilled') {
+            expect(kept, `${job.names} answered a success`).toEqual(job.names);
+          } else if ((outcome.reason as Error).name === 'UnconfirmedWrite') {
+            inDoubtStored += kept.length;
+          } else {
+            expect(kept, `${job.names} answered ${(outcome.reason as Error).message}`).toEqual([]);
+          }
+        }
+      }
+      // The case this is about came up: writes that committed on their own after SQLite's rollback, answered as such.
+      expect(inDoubtStored).toBeGreaterThan(0);
+      // And the writing connection goes on.
+      await sql.write(insert, ['after', 'small']);
+      expect(await sql.read(sql.dialect.statement('SELECT name FROM bulk WHERE name = $1'), ['after'])).toEqual([
+        { name: 'after' },
+      ]);
+    });
+  },
+);
 
 describe.skipIf(postgres.skipReason)(
   `a PostgreSQL database turned read-only${postgres.skipReason ? ` (skipped: ${postgres.skipReason})` : ''}`,

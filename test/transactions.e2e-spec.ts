@@ -62,9 +62,17 @@ for (const kind of DATABASE_KINDS) {
             await db.sql.write(statement(`UPDATE pets SET status = 'pending' WHERE id = $1`), [id]);
             return 'reserved';
           });
-        const outcomes = await Promise.all(Array.from({ length: 8 }, reserve));
+        // Plain creates in the same tick, so in the same SQLite batches, sent side by side with the transactions there.
+        const plain = (n: number) =>
+          db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), [`beside-${n}`]);
+        const [outcomes, created] = await Promise.all([
+          Promise.all(Array.from({ length: 8 }, reserve)),
+          Promise.all(Array.from({ length: 16 }, (_, n) => plain(n))),
+        ]);
         expect([...outcomes].sort()).toEqual(['reserved', ...Array<string>(7).fill('taken')]);
         expect(await statusOf(id)).toBe('pending');
+        expect(created.map((result) => result.changed)).toEqual(Array(16).fill(1));
+        expect(await namesLike('beside-%')).toHaveLength(16);
       });
 
       it('tells the one of eight same-tick conditional writes that won by the rows it changed', async () => {

@@ -57,9 +57,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /**
  * Whether a commit (or a statement that commits by itself) that failed this way may have been applied all the same:
- * it was sent on a live connection and its answer never came (timed out, connection lost as it waited), or the server
- * went down as it answered (SQLSTATE 08: connection exception; 57P01-57P03: shutting down). Anything else is the
- * server's refusal, or a failure before the statement was sent: nothing applied.
+ * it was sent on a live connection and its answer never came (timed out, connection lost as it waited), the server
+ * went down as it answered (SQLSTATE 08: connection exception; 57P01-57P03: shutting down), or SQLite's storage failed
+ * as it committed (SQLITE_IOERR). Anything else is the database's refusal, or a failure before the statement was
+ * sent: nothing applied (a full disk, SQLITE_FULL, fails before a commit's frames are written).
  */
 export function isOutcomeUnknown(error: unknown): boolean {
   const cause = error instanceof QueryFailedError ? driverErrorOf(error) : undefined;
@@ -69,8 +70,11 @@ export function isOutcomeUnknown(error: unknown): boolean {
   return /^(Query read timeout|Connection terminated unexpectedly)$/.test(String(cause.message ?? ''));
 }
 
-/** Socket failures of a connection that was up: whatever was sent on it may have arrived. */
-const ANSWER_LOST = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+/**
+ * Socket failures of a connection that was up: whatever was sent on it may have arrived; and SQLite's I/O error, which
+ * a commit's fsync may give once its frames are written (a later open can find them committed).
+ */
+const ANSWER_LOST = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'SQLITE_IOERR']);
 
 /** A write that may have been committed, though the database never said so (answered 503 `commit_unconfirmed`). */
 export class UnconfirmedWrite extends Error {

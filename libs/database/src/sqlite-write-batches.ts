@@ -1,6 +1,6 @@
 import type { Database } from 'sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { isDatabaseUnavailable } from './driver-errors';
+import { UnconfirmedWrite, isDatabaseUnavailable, isOutcomeUnknown } from './driver-errors';
 import { writeResultOf, type WriteResult } from './write-result';
 
 /** A write waiting for its turn: one statement, or a transaction's work. */
@@ -31,15 +31,18 @@ export const MAX_BATCH = 100;
  * transactions run one after another, so that they are serializable: each
  * sees the writes before it and nothing of those after it. A transaction runs
  * inside a savepoint of its own: if its work fails, the savepoint is rolled
- * back and the others go on. No job's work runs twice. An error that may have
- * made SQLite roll back the whole transaction (a full disk, an I/O error)
- * ends the batch: every job of it fails with that error. Had SQLite rolled
- * back by itself, a single statement that ran after the error, beside the
- * failed one, committed on its own although it is answered 503: an unknown
- * outcome, as a connection lost during a commit gives. A full disk shows at
- * the COMMIT instead, where nothing is kept: a batch's pages stay in SQLite's
- * cache until then (2 MB, far more than a batch of 100 writes changes), and
- * its statement journal in memory (`temp_store = MEMORY`).
+ * back and the others go on. No job's work runs twice.
+ *
+ * An error that may have made SQLite roll back the whole transaction by
+ * itself (a full disk met as a large write spills the page cache, an I/O
+ * error) ends the batch: nothing more runs on its connection (RollbackGuard),
+ * and each job is answered as what happened to it (answersAfter): rolled back,
+ * a failure; a single statement that ran beside the failed one after SQLite's
+ * own rollback committed on its own, and is answered as a write that may have
+ * been applied (503 `commit_unconfirmed`). A commit that fails on a full disk
+ * keeps nothing; one that fails with an I/O error may have been written.
+ * test/storage-faults.e2e-spec.ts fills a tmpfs both ways: at a commit, and
+ * under a batch SQLite rolls back by itself. Decision 0021.
  */
 export class SqliteWriteBatches {
   private waiting: Job[] = [];
@@ -102,34 +105,40 @@ export class SqliteWriteBatches {
     const runner = (await this.connection()).createQueryRunner();
     // A lone statement commits by itself: no transaction around it.
     if (batch.length === 1 && 'statement' in batch[0]) {
-      return settleAll(batch, await settled(statementOf(runner, batch[0])));
+      const outcome = await settled(statementOf(runner, batch[0]));
+      return settleAll(batch, outcome.status === 'rejected' ? rejected(unconfirmedIfUnknown(outcome.reason)) : outcome);
     }
     // IMMEDIATE: take the write lock at the start, not on the first write, so the batch cannot fail half-way on it.
     await runner.query('BEGIN IMMEDIATE');
     markTransaction(runner, true);
-    let outcomes: PromiseSettledResult<unknown>[];
+    const guard = new RollbackGuard(runner);
     try {
-      outcomes = await runBatch(runner, batch);
+      const outcomes = await runBatch(batch, guard);
+      const failure = guard.failure;
+      if (failure) return settleEach(batch, await answersAfter(runner, failure, outcomes));
+      const commit = await settled(runner.query('COMMIT'));
+      if (commit.status === 'fulfilled') return settleEach(batch, outcomes);
+      await control(runner, 'ROLLBACK').catch(() => undefined);
+      // Each job that succeeded is answered with the commit's failure; one that failed by itself, with its own error.
+      const failed = rejected(unconfirmedIfUnknown(commit.reason));
+      settleEach(
+        batch,
+        outcomes.map((outcome) => (outcome.status === 'fulfilled' ? failed : outcome)),
+      );
     } catch (error) {
+      await control(runner, 'ROLLBACK').catch(() => undefined);
+      settleAll(batch, rejected(error));
+    } finally {
       markTransaction(runner, false);
-      await runner.query('ROLLBACK').catch(() => undefined);
-      return settleAll(batch, rejected(error));
     }
-    markTransaction(runner, false);
-    const commit = await settled(runner.query('COMMIT'));
-    if (commit.status === 'rejected') {
-      await runner.query('ROLLBACK').catch(() => undefined);
-      return settleAll(batch, commit);
-    }
-    batch.forEach((job, index) => job.settle(outcomes[index]));
   }
 }
 
 /**
  * A batch's jobs: its single statements first, sent together, then its
  * transactions one after another, each inside a savepoint. Their outcomes in
- * the batch's order, or a throw when the batch as a whole can no longer
- * commit.
+ * the batch's order; a transaction that did not run, after an error that may
+ * have made SQLite roll back the whole transaction, is answered with that error.
  *
  * The jobs of a batch all came while the one before ran, so any order of them
  * is one a client could have seen. A single statement is atomic by itself
@@ -138,27 +147,90 @@ export class SqliteWriteBatches {
  * waiting for the event loop between them, and the transactions, which must
  * see nothing of each other half done, then run alone.
  */
-async function runBatch(runner: QueryRunner, batch: Job[]): Promise<PromiseSettledResult<unknown>[]> {
+async function runBatch(batch: Job[], guard: RollbackGuard): Promise<PromiseSettledResult<unknown>[]> {
   const outcomes: PromiseSettledResult<unknown>[] = [];
   const statements: Array<Promise<void>> = [];
   batch.forEach((job, index) => {
-    if ('statement' in job) statements.push(settled(statementOf(runner, job)).then((o) => void (outcomes[index] = o)));
+    if ('statement' in job) {
+      statements.push(settled(statementOf(guard.runner, job)).then((outcome) => void (outcomes[index] = outcome)));
+    }
   });
   await Promise.all(statements);
-  // SQLite may have rolled back the whole transaction itself (decision 0021): the batch cannot commit.
-  throwIfUnavailable(outcomes);
+  guard.statementsEnded();
   for (const [index, job] of batch.entries()) {
     if ('statement' in job) continue;
-    outcomes[index] = await inSavepoint(runner, job.work);
-    throwIfUnavailable([outcomes[index]]);
+    const failure = guard.failure;
+    outcomes[index] = failure ? rejected(failure.error) : await inSavepoint(guard.runner, job.work);
   }
   return outcomes;
 }
 
-function throwIfUnavailable(outcomes: Array<PromiseSettledResult<unknown> | undefined>): void {
-  for (const outcome of outcomes) {
-    if (outcome?.status === 'rejected' && isDatabaseUnavailable(outcome.reason)) throw outcome.reason;
+/**
+ * The batch's connection, through which nothing more runs once a statement has met an error that may have made SQLite
+ * roll back the whole transaction by itself (a full disk, an I/O error: the driver's "unavailable" codes): a
+ * statement after such a rollback would commit on its own, outside the batch. Every statement of the batch's jobs
+ * goes through `runner`; the query runner itself is shared by every batch (TypeORM's SQLite driver has one), and is
+ * not changed.
+ */
+class RollbackGuard {
+  /** The first such error, and whether the single statements were still running when it came. */
+  failure?: { error: unknown; duringStatements: boolean };
+  readonly runner: QueryRunner;
+  private duringStatements = true;
+
+  constructor(shared: QueryRunner) {
+    const query = (...args: Parameters<QueryRunner['query']>) => this.query(shared, args);
+    this.runner = new Proxy(shared, {
+      get: (target, property) => {
+        if (property === 'query') return query;
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
   }
+
+  statementsEnded(): void {
+    this.duringStatements = false;
+  }
+
+  private async query(shared: QueryRunner, args: Parameters<QueryRunner['query']>): Promise<unknown> {
+    if (this.failure) throw this.failure.error;
+    try {
+      return await shared.query(...args);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) this.failure ??= { error, duringStatements: this.duringStatements };
+      throw error;
+    }
+  }
+}
+
+/**
+ * What each job of a batch that met an error that may have made SQLite roll back the whole transaction is answered.
+ * The transaction is rolled back now, if SQLite has not done it: then nothing of the batch was kept, and each job is
+ * answered with its own failure, or the batch's. If SQLite had rolled it back by itself while the single statements
+ * ran side by side, those that ran after the rollback committed on their own, and which ran after it cannot be told:
+ * each that succeeded is answered as a write that may have been applied (`UnconfirmedWrite`, 503
+ * `commit_unconfirmed`). The transactions run after the statements, and nothing runs after the error, so none of them
+ * is in doubt.
+ */
+async function answersAfter(
+  runner: QueryRunner,
+  failure: { error: unknown; duringStatements: boolean },
+  outcomes: PromiseSettledResult<unknown>[],
+): Promise<PromiseSettledResult<unknown>[]> {
+  const rolledBackBySqlite = await control(runner, 'ROLLBACK').then(
+    () => false,
+    (error: Error) => /no transaction is active/.test(error.message),
+  );
+  const answer = rejected(
+    rolledBackBySqlite && failure.duringStatements ? new UnconfirmedWrite(failure.error) : failure.error,
+  );
+  return outcomes.map((outcome) => (outcome.status === 'rejected' ? outcome : answer));
+}
+
+/** A write's failure as answered: "may have been applied" when SQLite's storage failed as it may have committed. */
+function unconfirmedIfUnknown(error: unknown): unknown {
+  return isOutcomeUnknown(error) ? new UnconfirmedWrite(error) : error;
 }
 
 async function statementOf(runner: QueryRunner, job: { statement: Statement }): Promise<WriteResult> {
@@ -214,4 +286,8 @@ function rejected(reason: unknown): PromiseRejectedResult {
 
 function settleAll(batch: Job[], outcome: PromiseSettledResult<unknown>): void {
   for (const job of batch) job.settle(outcome);
+}
+
+function settleEach(batch: Job[], outcomes: PromiseSettledResult<unknown>[]): void {
+  batch.forEach((job, index) => job.settle(outcomes[index]));
 }
