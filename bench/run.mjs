@@ -106,8 +106,11 @@ let otlpSink;
 const BIG = ['list-sold-1M', 'list-sold-1M-deep'];
 /** Issue 34: the service's rate and CPU per request over the card's bare stack's, at least. */
 const BARE_TARGETS = { list: 0.95, get: 0.95, mixed: 0.95, create: 1.0, 'create-keyed-and-plain': 1.0 };
-/** Issue 34: the service's rate over the same-bytes reference's, at least (the road to 0.9). */
-const REFERENCE_TARGETS = { list: 0.8, get: 0.8, mixed: 0.85 };
+/**
+ * The service's rate over the same-bytes reference's, at least: issue 34's (list, get, mixed: the road to 0.9) and
+ * issue 46's (creates, with the transaction promise kept: decision 0021).
+ */
+const REFERENCE_TARGETS = { list: 0.8, get: 0.8, mixed: 0.85, create: 1.2, 'create-keyed-and-plain': 0.85 };
 
 /** The headers the service sends on every answer but the ones each answer makes (see serviceHeadersOf). */
 let serviceHeaders = {};
