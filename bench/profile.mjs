@@ -63,7 +63,7 @@ let busy = 0;
 const FEATURES = {
   'the log line': /node_modules\/(pino|sonic-boom|fast-redact|quick-format-unescaped)\/|\/pipeline\/log-request\.js$/,
   metrics: /node_modules\/prom-client\/|\/pipeline\/count-request\.js$|\/metrics\/metrics\.service\.js$/,
-  'security headers': /\/pipeline\/security-headers\.js$/,
+  'security headers': /\/edge\/security-headers\.js$/,
   authentication: /\/dist\/libs\/auth\/|\/pipeline\/authenticate\.js$/,
   validation: /node_modules\/(class-validator|class-transformer|validator|libphonenumber-js)\/|\/validation\.pipe\.js$/,
   'rate limit': /\/dist\/libs\/rate-limit\/|\/pipeline\/limit-callers\.js$/,

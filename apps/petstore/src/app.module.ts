@@ -1,13 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
-import { ConnectionLimitsModule } from '@app/connection-limits';
-import { CorsModule } from '@app/cors';
 import { DatabaseModule } from '@app/database';
 import { DeprecationModule } from '@app/deprecation';
-import { ManagementPortModule } from '@app/management-port';
 import { API_PREFIX, AppConfig, PlatformModule, type Feature } from '@app/platform';
 import { RateLimitModule } from '@app/rate-limit';
-import { SecurityHeadersModule } from '@app/security-headers';
 import { TracingModule } from '@app/tracing';
 import { ValidationModule } from '@app/validation';
 import { FEATURES } from './features';
@@ -28,10 +24,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, PETSTORE_SERVICE),
-        ConnectionLimitsModule.forRoot(config),
-        ManagementPortModule.forRoot(config),
-        SecurityHeadersModule.forRoot(config),
-        CorsModule.forRoot(config),
         TracingModule.forRoot(config),
         ValidationModule,
         DeprecationModule,

@@ -5,15 +5,16 @@ import type { FastifyInstance } from 'fastify';
 import { AppConfig } from './config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 import { ErrorFilter } from './http/error.filter';
-import { FailureTranslators } from './errors/failure-translators';
+import { FailureTranslators } from './ports/failure-translators';
 import { HealthController } from './health/health.controller';
-import { Readiness } from './health/readiness';
-import { SharedContract } from './http/shared-contract';
+import { Readiness } from './ports/readiness';
+import { SharedContract } from './ports/shared-contract';
 import { RouteIndex } from './http/route-index';
 import { Draining } from './lifecycle/draining';
 import { APP_LOGGER, appLoggerOf } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
+import { ServerEdge } from './edge/server-edge';
 
 /**
  * The services every feature relies on: the configuration, logs, metrics, health checks, the ports capabilities
@@ -31,6 +32,8 @@ export class PlatformModule {
         { provide: AppConfig, useValue: config },
         { provide: SERVICE_INFO, useValue: service },
         { provide: APP_LOGGER, useValue: appLoggerOf(config) },
+        // Read here, as the application is composed, before anything starts.
+        { provide: ServerEdge, useValue: new ServerEdge(config) },
         {
           // Created before the routes are declared, so that it sees every one of them.
           provide: RouteIndex,

@@ -12,7 +12,7 @@ import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { ForMonitors } from '../http/management.decorator';
 import { Draining } from '../lifecycle/draining';
-import { Readiness, type ReadinessProbe } from './readiness';
+import { Readiness, type ReadinessProbe } from '../ports/readiness';
 
 /**
  * Liveness and readiness for load balancers, outside `/v1` and without a key. Readiness fails (503) while a probe or

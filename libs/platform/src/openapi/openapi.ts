@@ -6,10 +6,10 @@ import type { ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../config/api-prefix';
-import { CallerLimit, type HeaderDoc } from '../http/caller-limit';
-import { optionalProvider } from '../http/optional-provider';
+import { CallerLimit, type HeaderDoc } from '../ports/caller-limit';
+import { optionalProvider } from '../ports/optional-provider';
 import { pathOf } from '../http/request-state';
-import { SharedContract } from '../http/shared-contract';
+import { SharedContract } from '../ports/shared-contract';
 import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
 
 export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;

@@ -1,5 +1,5 @@
 import type { preParsingHookHandler } from 'fastify';
-import type { CallerLimit } from '../http/caller-limit';
+import type { CallerLimit } from '../ports/caller-limit';
 import { routeSettingsOf } from '../http/route-config';
 
 /**

@@ -2,31 +2,30 @@ import type { Server } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
+import { allowCrossOrigin } from '../edge/cors';
+import { ServerEdge } from '../edge/server-edge';
 import { ErrorFilter } from '../http/error.filter';
+import { declareRequestState } from '../http/request-state';
+import { RouteIndex } from '../http/route-index';
 import { Draining } from '../lifecycle/draining';
 import { appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
-import { Authenticator, authenticate } from './authenticate';
+import { Authenticator } from '../ports/authenticator';
+import { CallerLimit } from '../ports/caller-limit';
+import { optionalProvider } from '../ports/optional-provider';
+import { RequestTracing } from '../ports/request-tracing';
+import { SharedContract } from '../ports/shared-contract';
+import { authenticate } from './authenticate';
 import { closeWhenDraining } from './close-when-draining';
 import { countRequest } from './count-request';
-import { limitCallers } from './limit-callers';
-import { CallerLimit } from '../http/caller-limit';
-import { ConnectionGuard } from '../http/connection-guard';
-import { CrossOriginAccess } from '../http/cross-origin-access';
-import { optionalProvider } from '../http/optional-provider';
 import { sendContinue } from './expect-continue';
 import { parseJsonBodies } from './json-body';
+import { limitCallers } from './limit-callers';
 import { logRequest } from './log-request';
-import { ManagementListener } from '../http/management-listener';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
 import { sendRequestId } from './request-id';
-import { RequestTracing } from '../http/request-tracing';
-import { declareRequestState } from '../http/request-state';
-import { SharedContract } from '../http/shared-contract';
-import { SecurityHeaders } from '../http/security-headers';
-import { sendSecurityHeaders } from './send-security-headers';
 
 /**
  * The request pipeline: every step a request passes through, registered here in the order it runs. Each step is a named
@@ -35,28 +34,28 @@ import { sendSecurityHeaders } from './send-security-headers';
  */
 export function installRequestPipeline(app: NestFastifyApplication, config: AppConfig): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  const edge = app.get(ServerEdge);
+  const logger = appLoggerOf(config);
   declareRequestState(fastify);
 
-  // 1. The connection, before any request is read: the connection-limits library's bounds, on the API's port and on the
-  //    monitors' (MANAGEMENT_PORT), which a client can reach as well.
-  const management = optionalProvider(app, ManagementListener);
-  const guard = optionalProvider(app, ConnectionGuard);
-  for (const server of [app.getHttpServer() as Server, management?.server]) if (server) guard?.guard(server);
+  // 1. The connection, before any request is read: the bounds on the API's port and on the monitors' (MANAGEMENT_PORT),
+  //    which a client can reach as well (edge/connection-limits/).
+  const servers = [app.getHttpServer() as Server, edge.management?.server].filter((server) => server !== undefined);
+  edge.connections.guard(servers, app.get(MetricsService), logger);
 
   // 2. The request line and headers have arrived, nothing of the body yet. With tracing on, its span starts first.
   const tracing = optionalProvider(app, RequestTracing);
   if (tracing) fastify.addHook('onRequest', tracing.onRequest);
   fastify.addHook('onRequest', sendRequestId);
-  // The security-headers library's, unless SECURITY_HEADERS=off.
-  const securityHeaders = optionalProvider(app, SecurityHeaders);
-  if (securityHeaders) fastify.addHook('onRequest', sendSecurityHeaders(securityHeaders));
-  // MANAGEMENT_PORT (the management-port library): health and metrics there alone, the rest on the API's port alone.
-  if (management) fastify.addHook('onRequest', management.servesOnlyItsOwnPort);
+  // Unless SECURITY_HEADERS=off (edge/security-headers.ts).
+  if (edge.securityHeaders) fastify.addHook('onRequest', edge.securityHeaders.send);
+  // MANAGEMENT_PORT: health and metrics there alone, the rest on the API's port alone (edge/management-port.ts).
+  if (edge.management) fastify.addHook('onRequest', edge.management.servesOnlyItsOwnPort);
   fastify.addHook('onRequest', refuseMalformedHeaders(app.get(SharedContract).singleValued));
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);
-  // CORS (the cors library, when CORS_ORIGINS is set): @fastify/cors adds its step as the app boots, after these.
-  optionalProvider(app, CrossOriginAccess)?.allow(app);
+  // CORS, when CORS_ORIGINS is set (edge/cors.ts): @fastify/cors adds its step as the app boots, after these.
+  allowCrossOrigin(app, edge.cors, app.get(RouteIndex), app.get(SharedContract));
 
   // 3. Before the body: who is calling, and may they call again this minute.
   fastify.addHook('preParsing', authenticate(authenticatorOf(app)));
@@ -77,7 +76,7 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   fastify.addHook('onSend', closeWhenDraining(app.get(Draining)));
 
   // 7. Once it is sent.
-  fastify.addHook('onResponse', logRequest(appLoggerOf(config)));
+  fastify.addHook('onResponse', logRequest(logger));
   if (tracing) fastify.addHook('onResponse', tracing.onResponse);
   if (config.metrics) fastify.addHook('onResponse', countRequest(app.get(MetricsService)));
 }

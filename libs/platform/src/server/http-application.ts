@@ -11,13 +11,11 @@ import { NestPinoLogger, appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { setupOpenApi } from '../openapi/openapi';
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from '../http/http-limits';
-import { EdgeResponses } from '../http/edge-responses';
-import { ManagementListener } from '../http/management-listener';
+import { EdgeResponses } from '../edge/edge-responses';
 import { RouteIndex } from '../http/route-index';
 import { installRequestPipeline } from '../pipeline/request-pipeline';
 import { requestIdOf } from '../http/request-state';
-import { optionalProvider } from '../http/optional-provider';
-import { SecurityHeaders } from '../http/security-headers';
+import { ServerEdge } from '../edge/server-edge';
 
 /** The Nest application on Fastify with the contract's HTTP settings: `main.ts` and the e2e tests both make it here. */
 export async function createHttpApplication(
@@ -68,8 +66,9 @@ export async function createHttpApplication(
     abortOnError: false,
     logger: options.logger ?? new NestPinoLogger(appLoggerOf(config)),
   });
+  const serverEdge = app.get(ServerEdge);
   edge.countWith(app.get(MetricsService).countUnrouted);
-  edge.securityHeaders = optionalProvider(app, SecurityHeaders)?.api ?? {};
+  edge.securityHeaders = serverEdge.securityHeaders?.api ?? {};
   const routes = app.get(RouteIndex);
   edge.allowWith(() => routes.methods().filter((method) => method !== 'OPTIONS'));
   const server = app.getHttpServer() as Server;
@@ -79,7 +78,7 @@ export async function createHttpApplication(
   // limit (pipeline/expect-continue.ts).
   server.on('checkContinue', (request, response) => server.emit('request', request, response));
 
-  optionalProvider(app, ManagementListener)?.listen(app.getHttpAdapter().getInstance(), edge);
+  serverEdge.management?.listen(app.getHttpAdapter().getInstance(), edge, config, appLoggerOf(config));
   installRequestPipeline(app, config);
   setupOpenApi(app, config, app.get<ServiceInfo>(SERVICE_INFO));
   return app;

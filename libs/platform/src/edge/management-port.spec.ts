@@ -1,21 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { expectRefusalNaming } from '@test/support/config-errors';
-import { AppConfig } from '@app/platform';
-import { ManagementPortSettings } from './management-port.settings';
+import { AppConfig } from '../config/app-config';
+import { ManagementPort } from './management-port';
 
-const of = (env: Record<string, string>) => ManagementPortSettings.of(AppConfig.fromEnvironment(env));
+const of = (env: Record<string, string>) => ManagementPort.of(AppConfig.fromEnvironment(env));
+/** Where it listens. */
+const addressOf = (env: Record<string, string>) => {
+  const port = of(env);
+  return port && { host: port.host, port: port.port };
+};
 
-describe('ManagementPortSettings', () => {
+describe('ManagementPort.of', () => {
   it('is off by default', () => {
     expect(of({})).toBeUndefined();
   });
 
   it('reads MANAGEMENT_PORT, on HOST unless MANAGEMENT_HOST is set', () => {
-    expect({ ...of({ HOST: '0.0.0.0', PORT: '8080', MANAGEMENT_PORT: '9090' }) }).toEqual({
+    expect(addressOf({ HOST: '0.0.0.0', PORT: '8080', MANAGEMENT_PORT: '9090' })).toEqual({
       host: '0.0.0.0',
       port: 9090,
     });
-    expect({ ...of({ MANAGEMENT_PORT: '0', MANAGEMENT_HOST: '127.0.0.2' }) }).toEqual({ host: '127.0.0.2', port: 0 });
+    expect(addressOf({ MANAGEMENT_PORT: '0', MANAGEMENT_HOST: '127.0.0.2' })).toEqual({ host: '127.0.0.2', port: 0 });
   });
 
   it.each([

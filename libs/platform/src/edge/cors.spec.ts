@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectRefusalNaming } from '@test/support/config-errors';
-import { Settings } from '@app/platform';
-import { CorsSettings } from './cors.settings';
+import { Settings } from '../config/settings';
+import { CorsSettings } from './cors';
 
 const of = (env: Record<string, string>) => CorsSettings.of(new Settings(env));
 

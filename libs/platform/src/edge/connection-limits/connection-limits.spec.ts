@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { expectRefusalNaming } from '@test/support/config-errors';
-import { Settings } from '@app/platform';
-import { ConnectionLimitsSettings } from './connection-limits.settings';
+import { Settings } from '../../config/settings';
+import { ConnectionLimits } from './connection-limits';
 import { openFileLimit } from './open-file-limit';
 
 /** The settings of `env` where the open-file limit is `fileLimit` (`undefined`: the system does not say). */
 const of = (env: Record<string, string>, fileLimit: number | undefined) =>
-  ConnectionLimitsSettings.of(new Settings(env), () => fileLimit);
+  ConnectionLimits.of(new Settings(env), () => fileLimit);
 
-describe('ConnectionLimitsSettings', () => {
+describe('ConnectionLimits', () => {
   it('defaults to the open-file limit less 64, at most 10,000 (1,000 where the limit is unknown)', () => {
     const limit = openFileLimit();
-    expect(ConnectionLimitsSettings.of(new Settings({})).maxConnections).toBe(
+    expect(ConnectionLimits.of(new Settings({})).maxConnections).toBe(
       limit === undefined ? 1_000 : Math.min(10_000, limit - 64),
     );
     expect({ ...of({}, 1024) }).toEqual({ maxConnections: 960 });

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { OpenConnections } from '@app/platform';
+import { OpenConnections } from '../../lifecycle/open-connections';
 
 /** A connection younger than this is never shed, nor one that moved a byte in the last this long. */
 const GRACE_MS = 250;

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { JSON_CONTENT_TYPE, type ErrorBody } from '../errors/error-body';
 import { PLATFORM_ERROR_CODES as CODES } from '../errors/error-catalogue';
 import { RefusalLog } from '../logging/refusal-log';
-import { pathOf, requestIdOf } from './request-state';
+import { pathOf, requestIdOf } from '../http/request-state';
 
 /** Records an answer given outside the routes, for the metrics. */
 export type EdgeCounter = (method: string, status: number) => void;

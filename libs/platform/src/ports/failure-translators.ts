@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AppError } from './app-error';
+import type { AppError } from '../errors/app-error';
 
 /**
  * How a capability answers failures of its own, which the core cannot recognise (the database: 503

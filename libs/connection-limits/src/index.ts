@@ -1,1 +1,0 @@
-export { ConnectionLimitsModule } from './connection-limits.module';

@@ -1,1 +1,0 @@
-export { CorsModule } from './cors.module';

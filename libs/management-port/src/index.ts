@@ -1,1 +1,0 @@
-export { ManagementPortModule } from './management-port.module';

@@ -1,1 +1,0 @@
-export { SecurityHeadersModule } from './security-headers.module';
