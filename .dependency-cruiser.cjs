@@ -3,8 +3,9 @@
  * on imports as TypeScript resolves them: static, dynamic `import()`,
  * `require()`, re-exports and type-only imports, however they are quoted.
  * Every rule is written with capture groups over `libs/<module>/`, so a new
- * module is covered without an edit here. `npm run lint` runs it;
- * test/architecture.spec.ts proves each rule fires on a broken fixture tree.
+ * module is covered without an edit here. `npm run lint:architecture`
+ * (scripts/check-architecture.mjs) runs it; test/architecture.spec.ts proves
+ * each rule fires on a broken fixture tree.
  */
 const { existsSync, readFileSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
@@ -17,9 +18,12 @@ const PLATFORM_PLAIN = '^libs/platform/src/(errors/(index|app-error)|ports/(inde
 
 /**
  * The modules under `libs/` (of the tree being cruised), the modules each
- * declares it depends on, in its `module.json` (`{ "dependsOn": ["pets"] }`),
- * and whether it is a capability library (`"capability": true`: the database,
- * idempotency), which features use and which uses no feature.
+ * declares it depends on, in its `module.json`
+ * (`{ "kind": "feature", "dependsOn": ["pets"] }`), and its kind: a
+ * capability library (the database, idempotency, auth), which features use
+ * and which uses no feature, or a feature, which serves routes.
+ * scripts/check-architecture.mjs, which runs this cruise, also checks that
+ * every module it declares is used, and the composition against these files.
  */
 function declaredModules() {
   const libs = join(process.cwd(), 'libs');
@@ -28,11 +32,14 @@ function declaredModules() {
     .map((entry) => entry.name);
   return names.map((name) => {
     const file = join(libs, name, 'module.json');
-    const { dependsOn = [], capability = false } = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    const { kind, dependsOn = [] } = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    if (kind !== 'capability' && kind !== 'feature') {
+      throw new Error(`libs/${name}/module.json must say its "kind": "capability" or "feature"`);
+    }
     for (const other of dependsOn) {
       if (!names.includes(other)) throw new Error(`libs/${name}/module.json depends on "${other}": no such module`);
     }
-    return { name, dependsOn, capability };
+    return { name, dependsOn, capability: kind === 'capability' };
   });
 }
 

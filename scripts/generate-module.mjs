@@ -9,7 +9,7 @@
  * application service, a controller with a keyset-paged list, a create safe to
  * retry (`@Idempotent()`), get, PATCH and DELETE, class-validator DTOs, unit
  * tests, an e2e suite on both databases and the module's README), then adds its
- * line to the feature registry. Its routes are served at /v1/<name>, or at
+ * feature to the composition (apps/petstore/src/composition.ts). Its routes are served at /v1/<name>, or at
  * /v1/<route> with --path (`store/orders`). With --bare, the entity has an id
  * and nothing else, with create and get only: the template's `<sample>` blocks
  * are left out and its `<bare>` ones kept. With --depends-on pets it also writes, for each facade pets exports (its
@@ -26,7 +26,7 @@ import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TEMPLATE = join(ROOT, 'scripts/module-template');
-const REGISTRY = join(ROOT, 'apps/petstore/src/feature-registry.ts');
+const COMPOSITION = join(ROOT, 'apps/petstore/src/composition.ts');
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const RESERVED = new Set(
   (
@@ -121,7 +121,7 @@ function facadesOf(module) {
   if (module === name) fail(`--depends-on ${module}: a module cannot depend on itself`);
   if (!existsSync(index)) fail(`--depends-on ${module}: there is no module libs/${module}`);
   const manifest = join(ROOT, 'libs', module, 'module.json');
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).capability) {
+  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).kind === 'capability') {
     fail(
       `--depends-on ${module}: ${module} is a capability, used as it is: list it in the new module's module.json and import @app/${module}`,
     );
@@ -336,18 +336,36 @@ function wireFacades({ module, nestModule, facades }, imports, providers) {
   );
 }
 
+/** The composition's text with `feature` imported from the new module and added at the end of FEATURES. */
+function withFeature(text, feature) {
+  const source = ts.createSourceFile(COMPOSITION, text, ts.ScriptTarget.Latest, true);
+  const lastImport = source.statements.filter(ts.isImportDeclaration).at(-1);
+  const list = source.statements
+    .filter(ts.isVariableStatement)
+    .flatMap((statement) => statement.declarationList.declarations)
+    .find((declaration) => declaration.name.getText(source) === 'FEATURES')?.initializer;
+  if (!lastImport || !list || !ts.isArrayLiteralExpression(list)) {
+    fail(`${relative(ROOT, COMPOSITION)} has no FEATURES list to add the module to`);
+  }
+  const features = [...list.elements.map((element) => element.getText(source)), feature];
+  return (
+    `${text.slice(0, lastImport.end)}\nimport { ${feature} } from '@app/${name}';` +
+    `${text.slice(lastImport.end, list.getStart(source))}[${features.join(', ')}]${text.slice(list.end)}`
+  );
+}
+
 /** A file of the new module, not from the template. */
 function write(path, text) {
   const destination = join(target, path);
   writeFileSync(destination, text);
   written.push(relative(ROOT, destination));
 }
-appendFileSync(REGISTRY, `export { ${plural.camel}Feature } from '@app/${name}';\n`);
-execFileSync(join(ROOT, 'node_modules/.bin/prettier'), ['--log-level', 'warn', '--write', target, REGISTRY], {
+writeFileSync(COMPOSITION, withFeature(readFileSync(COMPOSITION, 'utf8'), `${plural.camel}Feature`));
+execFileSync(join(ROOT, 'node_modules/.bin/prettier'), ['--log-level', 'warn', '--write', target, COMPOSITION], {
   stdio: 'inherit',
 });
 
-console.log(`Wrote libs/${name}/ (${written.length} files) and its line in ${relative(ROOT, REGISTRY)}:`);
+console.log(`Wrote libs/${name}/ (${written.length} files) and its feature in ${relative(ROOT, COMPOSITION)}:`);
 for (const file of written.sort()) console.log(`  ${file}`);
 console.log(`
 Next: npm run lint && npx vitest run libs/${name}

@@ -2,9 +2,9 @@ import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BACKUP_USAGE, runBackupCommand, schemaOf } from '@app/database';
+import { BACKUP_USAGE, runBackupCommand } from '@app/database';
 import { getMetadataArgsStorage } from 'typeorm';
-import { FEATURES } from '../apps/petstore/src/features';
+import { serviceSchema } from './support/composition';
 import sqlite3 from 'sqlite3';
 import { describe, expect, it } from 'vitest';
 import { postgres } from './support/databases';
@@ -17,15 +17,15 @@ import { startWriters, type WriteOutcome } from './support/writers';
 type Pet = NonNullable<WriteOutcome['body']>;
 
 /**
- * What the backup reports of a database the service made: the newest migration of the registered features and the
- * platform, and every table of their entities but the readiness probe's, by name, each with its rows (every table
- * but pets empty here). Worked out from the registry, so that a new module's tables are expected without an edit.
+ * What the backup reports of a database the service made: the newest migration of the composition's parts and
+ * every table of their entities but the readiness probe's, by name, each with its rows (every table
+ * but pets empty here). Worked out from the composition, so that a new module's tables are expected without an edit.
  */
 function expectedLine(): RegExp {
-  const schema = schemaOf(FEATURES);
+  const schema = serviceSchema();
   const newest = schema.migrations.map((migration) => migration.name).sort((a, b) => timestampOf(a) - timestampOf(b));
   const tables = getMetadataArgsStorage()
-    .tables.filter((table) => schema.entities.includes(table.target as never) && table.name !== 'platform_write_probe')
+    .tables.filter((table) => schema.entities.includes(table.target as never) && table.name !== 'database_write_probe')
     .map((table) => table.name!)
     .sort();
   const counts = tables.map((name) => (name === 'pets' ? 'pets (\\d+) rows' : `${name} 0 rows`)).join(', ');

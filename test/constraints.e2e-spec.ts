@@ -6,7 +6,7 @@ import { IsInt, IsString } from 'class-validator';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURES } from '../apps/petstore/src/features';
+import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS } from './support/databases';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
 
@@ -77,7 +77,7 @@ class ProbeModule {}
 
 const probeFeature = defineFeature({
   name: 'probe',
-  module: ProbeModule,
+  module: () => ProbeModule,
   migrations: [CreateProbeTables1000000000000],
 });
 
@@ -87,7 +87,7 @@ for (const kind of DATABASE_KINDS) {
     () => {
       let t: TestApp;
       beforeAll(async () => {
-        t = await startTestApp({ kind, features: [...FEATURES, probeFeature] });
+        t = await startTestApp({ kind, parts: [...COMPOSITION, probeFeature] });
       });
       afterAll(() => t?.close());
 

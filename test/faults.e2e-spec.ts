@@ -286,14 +286,14 @@ describe.skipIf(!POSTGRES_TEST_URL)(
     it('keeps an instance ready while another session holds every probe row but its own, as none of its requests waits', async () => {
       first = await startTestApp({ kind: postgres, env: { DATABASE_TIMEOUT_MS: '1000' } });
       const url = first.database.url;
-      const held = (await queryDatabase(url, 'SELECT id FROM platform_write_probe')).map((row) => Number(row.id));
+      const held = (await queryDatabase(url, 'SELECT id FROM database_write_probe')).map((row) => Number(row.id));
       second = await startTestApp({ kind: postgres, env: { DATABASE_URL: url, DATABASE_TIMEOUT_MS: '1000' } });
       // Another instance's probe stalled in flight, or an operator's transaction left open, holding those rows.
       const locker = new Client({ connectionString: url });
       await locker.connect();
       try {
         await locker.query('BEGIN');
-        await locker.query('SELECT id FROM platform_write_probe WHERE id = ANY($1) FOR UPDATE', [held]);
+        await locker.query('SELECT id FROM database_write_probe WHERE id = ANY($1) FOR UPDATE', [held]);
         for (let probe = 0; probe < 3; probe++) {
           const ready = await second.http().get('/health/ready').timeout(BOUND_MS);
           expect([ready.status, ready.body.status]).toEqual([200, 'ok']);

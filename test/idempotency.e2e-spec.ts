@@ -13,7 +13,7 @@ import { IsString } from 'class-validator';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURES } from '../apps/petstore/src/features';
+import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS } from './support/databases';
 import { AUTH, JSON_CONTENT_TYPE, OTHER_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
 import { waitFor } from './support/wait-for';
@@ -218,13 +218,13 @@ for (const kind of DATABASE_KINDS) {
         const first = await create('expiring-1', { name: 'Expiring', categoryId: 1 });
         const db = t.app.get(SqlClient);
         const dayAndABit = 25 * 3_600_000;
-        await db.write(
-          db.dialect.statement('UPDATE platform_idempotency_keys SET created_at = $1 WHERE idempotency_key = $2'),
-          [Date.now() - dayAndABit, 'expiring-1'],
-        );
+        await db.write(db.dialect.statement('UPDATE idempotency_keys SET created_at = $1 WHERE idempotency_key = $2'), [
+          Date.now() - dayAndABit,
+          'expiring-1',
+        ]);
         await t.app.get(IdempotencyStore).purgeExpired();
         const left = await db.read(
-          db.dialect.statement('SELECT idempotency_key FROM platform_idempotency_keys WHERE idempotency_key = $1'),
+          db.dialect.statement('SELECT idempotency_key FROM idempotency_keys WHERE idempotency_key = $1'),
           ['expiring-1'],
         );
         expect(left).toEqual([]);
@@ -296,7 +296,7 @@ describe('Idempotency-Key: one serialization path', () => {
   beforeAll(
     async () =>
       (t = await startTestApp({
-        features: [...FEATURES, defineFeature({ name: 'tickets', module: TicketsModule, migrations: [] })],
+        parts: [...COMPOSITION, defineFeature({ name: 'tickets', module: () => TicketsModule })],
       })),
   );
   afterAll(() => t?.close());

@@ -1,6 +1,6 @@
 import { runKeysCommand } from '@app/auth';
 import { describe, expect, it } from 'vitest';
-import { FEATURES } from '../apps/petstore/src/features';
+import { COMPOSITION } from '../apps/petstore/src/composition';
 
 /**
  * `npm run keys` refusals that need no database, run in this process: what the
@@ -10,7 +10,7 @@ import { FEATURES } from '../apps/petstore/src/features';
 async function keys(args: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const status = await runKeysCommand(args, env, FEATURES, {
+  const status = await runKeysCommand(args, env, COMPOSITION, {
     out: (text) => out.push(`${text}\n`),
     err: (text) => err.push(`${text}\n`),
   });

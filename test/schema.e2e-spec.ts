@@ -1,12 +1,22 @@
-import { DatabaseSettings, openDatabase, schemaOf, type SqlClient } from '@app/database';
+import { DatabaseSettings, openDatabase, type SqlClient } from '@app/database';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURES } from '../apps/petstore/src/features';
+import { serviceSchema } from './support/composition';
 import { DATABASE_KINDS } from './support/databases';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** The first migration that made the tables exactly what their entities declare. */
 const ENTITIES_ARE_THE_SCHEMA = 1795600000000;
+
+/** The views of the database, by name. */
+async function viewsOf(dataSource: DataSource): Promise<string[]> {
+  const rows: Array<{ name: string }> = await dataSource.query(
+    dataSource.options.type === 'postgres'
+      ? "SELECT table_name AS name FROM information_schema.views WHERE table_schema = 'public' ORDER BY table_name"
+      : "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name",
+  );
+  return rows.map((row) => row.name);
+}
 
 /**
  * One schema per table: the TypeORM entities are the tables' model, and the
@@ -37,12 +47,56 @@ for (const kind of DATABASE_KINDS) {
             .map((table) => table.name.replace(/^public\./, ''))
             .filter((table) => !table.includes('.'));
           const modelled = dataSource.entityMetadatas.map((entity) => entity.tableName);
-          const ours = tables.filter((table) => table !== 'migrations' && !table.startsWith('sqlite_'));
+          const views = await viewsOf(dataSource);
+          const ours = tables.filter(
+            (table) => table !== 'migrations' && !table.startsWith('sqlite_') && !views.includes(table),
+          );
           expect([...modelled].sort()).toEqual([...ours].sort());
+          // The names the release before reads, kept on PostgreSQL while a fleet rolls (decision 0028).
+          expect(views).toEqual(kind.name === 'postgres' ? ['platform_idempotency_keys', 'platform_write_probe'] : []);
         } finally {
           await runner.release();
         }
       });
+
+      it.runIf(kind.name === 'postgres')(
+        "keep the tables a renaming migration moved open to the release before, under their old names: 2.0.0's statements read and write them",
+        async () => {
+          const dataSource = t.app.get(DataSource);
+          const now = Date.now();
+          // IdempotencyStore's and the write probe's statements as release 2.0.0 sends them.
+          const save =
+            'INSERT INTO platform_idempotency_keys (principal, idempotency_key, fingerprint, status, location, body, created_at) ' +
+            'VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (principal, idempotency_key) DO UPDATE SET ' +
+            'fingerprint = excluded.fingerprint, status = excluded.status, location = excluded.location, body = excluded.body, created_at = excluded.created_at ' +
+            'WHERE platform_idempotency_keys.created_at < $8';
+          await dataSource.query(save, ['old', 'k-1', 'f'.repeat(64), 201, '/v1/pets/1', '{"id":1}', now, now]);
+          await dataSource.query(save, ['old', 'k-1', 'e'.repeat(64), 201, '/v1/pets/2', '{"id":2}', now, now]);
+          expect(
+            await dataSource.query(
+              'SELECT fingerprint, status, location, body FROM platform_idempotency_keys WHERE principal = $1 AND idempotency_key = $2 AND created_at >= $3',
+              ['old', 'k-1', now],
+            ),
+          ).toEqual([{ fingerprint: 'f'.repeat(64), status: 201, location: '/v1/pets/1', body: '{"id":1}' }]);
+          expect(
+            await dataSource.query('SELECT principal, idempotency_key FROM idempotency_keys WHERE principal = $1', [
+              'old',
+            ]),
+          ).toEqual([{ principal: 'old', idempotency_key: 'k-1' }]);
+          await dataSource.query('DELETE FROM platform_idempotency_keys WHERE created_at < $1', [now + 1]);
+          expect(await dataSource.query('SELECT 1 FROM idempotency_keys WHERE principal = $1', ['old'])).toEqual([]);
+
+          // 2.0.0's probe rewrites row 1, which its instances keep fresh (a stale one goes when an instance opens).
+          const probedAt = new Date(now).toISOString();
+          await dataSource.query(
+            `INSERT INTO database_write_probe (id, probed_at) VALUES (1, '') ON CONFLICT DO NOTHING`,
+          );
+          await dataSource.query(`UPDATE platform_write_probe SET probed_at = '${probedAt}' WHERE id = 1`);
+          expect(await dataSource.query('SELECT probed_at FROM database_write_probe WHERE id = 1')).toEqual([
+            { probed_at: probedAt },
+          ]);
+        },
+      );
     },
   );
 }
@@ -60,14 +114,14 @@ for (const kind of DATABASE_KINDS) {
             settings.location.type === 'sqlite'
               ? { type: 'sqlite', database: settings.location.path }
               : { type: 'postgres', url: settings.location.url };
-          const earlier = schemaOf(FEATURES).migrations.filter(
+          const earlier = serviceSchema().migrations.filter(
             (migration) => Number(/\d{13}$/.exec(migration.name)?.[0]) < ENTITIES_ARE_THE_SCHEMA,
           );
           const old = await new DataSource({ ...location, migrations: earlier }).initialize();
           await old.runMigrations({ transaction: 'each' });
           await fill(old);
           await old.destroy();
-          const { sql, close } = await openDatabase(settings, FEATURES);
+          const { sql, close } = await openDatabase(settings, serviceSchema());
           try {
             await check(sql);
           } finally {
@@ -123,7 +177,7 @@ for (const kind of DATABASE_KINDS) {
               { name: 'ci', prefix: 'pk_ci', key_digest: 'a'.repeat(64), revoked_at: 2, last_used_at: null },
             ]);
             const records = await sql.read(
-              'SELECT principal, fingerprint, status, location, body FROM platform_idempotency_keys',
+              'SELECT principal, fingerprint, status, location, body FROM idempotency_keys',
             );
             expect(records).toEqual([
               { principal: 'ci', fingerprint: 'b'.repeat(64), status: 201, location: '/v1/pets/1', body: '{"id":1}' },

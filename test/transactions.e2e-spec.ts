@@ -6,7 +6,8 @@ import { Idempotent } from '@app/idempotency';
 import { Responds, defineFeature } from '@app/platform';
 import { UnitOfWork } from '@app/platform/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURES } from '../apps/petstore/src/features';
+import { COMPOSITION } from '../apps/petstore/src/composition';
+import { serviceSchema } from './support/composition';
 import { DATABASE_KINDS, type TestDatabase } from './support/databases';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
 
@@ -25,7 +26,7 @@ for (const kind of DATABASE_KINDS) {
       let db: { sql: SqlClient; close(): Promise<void> };
       beforeAll(async () => {
         database = await kind.create();
-        db = await openDatabase(DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url }), FEATURES);
+        db = await openDatabase(DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url }), serviceSchema());
       });
       afterAll(async () => {
         await db?.close();
@@ -289,7 +290,7 @@ for (const kind of DATABASE_KINDS) {
       beforeAll(async () => {
         t = await startTestApp({
           kind,
-          features: [...FEATURES, defineFeature({ name: 'tallies', module: TalliesModule })],
+          parts: [...COMPOSITION, defineFeature({ name: 'tallies', module: () => TalliesModule })],
         });
         await t.http().post('/v1/pets').set(AUTH).send({ name: '0', categoryId: 1 });
       });

@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Module } from '@nestjs/common';
-import { DatabaseSettings, openDatabase, schemaOf } from '@app/database';
+import { DatabaseSettings, openDatabase } from '@app/database';
 import { defineFeature, type Feature } from '@app/platform';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { describe, expect, it } from 'vitest';
-import { FEATURES } from '../apps/petstore/src/features';
+import { COMPOSITION } from '../apps/petstore/src/composition';
+import { serviceSchema } from './support/composition';
 import { DATABASE_KINDS, queryDatabase, type DatabaseKind, type TestDatabase } from './support/databases';
 import { call, listAllPets } from './support/http-client';
 import { servicePerTest } from './support/service-process';
@@ -78,7 +79,7 @@ async function databaseOf(kind: DatabaseKind, release: string): Promise<TestData
 }
 
 /** Every migration the current code knows, by name. */
-const CURRENT_MIGRATIONS = schemaOf(FEATURES).migrations.map((migration) => migration.name);
+const CURRENT_MIGRATIONS = serviceSchema().migrations.map((migration) => migration.name);
 
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
@@ -180,7 +181,7 @@ class FailsHalfway9999999999999 implements MigrationInterface {
 class FailingModule {}
 const FAILING: Feature = defineFeature({
   name: 'failing',
-  module: FailingModule,
+  module: () => FailingModule,
   migrations: [FailsHalfway9999999999999],
 });
 
@@ -224,11 +225,13 @@ for (const kind of DATABASE_KINDS) {
         try {
           const before = await contentsOf(database.url);
           const settings = DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url });
-          await expect(openDatabase(settings, [...FEATURES, FAILING])).rejects.toThrow('made to fail halfway');
+          await expect(openDatabase(settings, serviceSchema([...COMPOSITION, FAILING]))).rejects.toThrow(
+            'made to fail halfway',
+          );
           expect(await contentsOf(database.url)).toEqual(before);
 
           // The release after it still upgrades the database as if nothing had happened.
-          const { sql, close } = await openDatabase(settings, FEATURES);
+          const { sql, close } = await openDatabase(settings, serviceSchema());
           try {
             const pets = await sql.read<{ id: number | string }>('SELECT id FROM pets ORDER BY id');
             expect(pets.map((pet) => Number(pet.id))).toEqual(expectedOf(RELEASES[0]).pets.map((pet) => pet.id));

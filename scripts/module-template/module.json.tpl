@@ -1,1 +1,1 @@
-{ "dependsOn": ["database", "idempotency", "validation"] }
+{ "kind": "feature", "dependsOn": ["database", "idempotency", "validation"] }

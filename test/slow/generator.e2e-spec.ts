@@ -21,7 +21,7 @@ import { scaled, waitFor } from '../support/wait-for';
 /**
  * `npm run generate:module` run on a copy of this repository, followed by the
  * same checks CI runs: so the generator cannot rot, and "a new module is one
- * folder and one registry line" stays true.
+ * folder and its line in the composition" stays true.
  */
 const ROOT = resolve(__dirname, '../..');
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'data', 'coverage', '.work']);
@@ -90,16 +90,23 @@ describe('npm run generate:module', () => {
   /** The copy's own suites, as `npx vitest run <files>` runs them there. */
   const vitest = (...files: string[]) => run(copy, process.execPath, 'node_modules/vitest/vitest.mjs', 'run', ...files);
 
-  it('adds one folder under libs/ and one line to the feature registry, and touches nothing else', () => {
+  it('adds one folder under libs/ and its feature to the composition, and touches nothing else', () => {
     expect(generated.status, generated.output).toBe(0);
     const after = snapshot(copy);
     const changed = [...after].filter(([file, hash]) => before.get(file) !== hash).map(([file]) => file);
     const outsideModule = changed.filter((file) => !file.startsWith('libs/gift-cards/'));
-    expect(outsideModule).toEqual(['apps/petstore/src/feature-registry.ts']);
+    expect(outsideModule).toEqual(['apps/petstore/src/composition.ts']);
     expect(changed.filter((file) => file.startsWith('libs/gift-cards/')).length).toBeGreaterThanOrEqual(20);
-    const registry = readFileSync(join(copy, 'apps/petstore/src/feature-registry.ts'), 'utf8');
-    const original = readFileSync(join(ROOT, 'apps/petstore/src/feature-registry.ts'), 'utf8');
-    expect(registry).toBe(`${original}export { giftCardsFeature } from '@app/gift-cards';\n`);
+    const composition = readFileSync(join(copy, 'apps/petstore/src/composition.ts'), 'utf8');
+    const original = readFileSync(join(ROOT, 'apps/petstore/src/composition.ts'), 'utf8');
+    const lastImport = "import { validationCapability } from '@app/validation';\n";
+    expect(original).toContain(lastImport);
+    expect(original).toContain('export const FEATURES: readonly Feature[] = [petsFeature];');
+    expect(composition).toBe(
+      original
+        .replace(lastImport, `${lastImport}import { giftCardsFeature } from '@app/gift-cards';\n`)
+        .replace('[petsFeature]', '[petsFeature, giftCardsFeature]'),
+    );
     expect(readFileSync(join(copy, 'libs/gift-cards/src/domain/gift-card-status.ts'), 'utf8')).toContain(
       'export class GiftCardStatus',
     );
@@ -326,7 +333,7 @@ describe('npm run generate:module', () => {
       const orders = await generate('orders', '--path', 'store/orders', '--depends-on', 'pets');
       expect(orders.status, orders.output).toBe(0);
       expect(readFileSync(join(copy, 'libs/orders/module.json'), 'utf8')).toBe(
-        '{ "dependsOn": ["database", "idempotency", "validation", "pets"] }\n',
+        '{ "kind": "feature", "dependsOn": ["database", "idempotency", "validation", "pets"] }\n',
       );
       expect(readFileSync(join(copy, 'libs/orders/src/domain/pet-catalog.port.ts'), 'utf8')).toContain(
         [
@@ -471,7 +478,7 @@ describe('npm run generate:module', () => {
       await run(copy, 'node_modules/.bin/prettier', '--log-level', 'warn', '--write', join(copy, 'libs/orders'));
       const lint = await run(copy, 'npm', 'run', '-s', 'lint');
       expect(lint.status, lint.output).toBe(0);
-      // Every suite of the service, the backup's (its table list from the registry) and both modules' included.
+      // Every suite of the service, the backup's (its table list from the composition) and both modules' included.
       const tests = await run(copy, process.execPath, 'node_modules/vitest/vitest.mjs', 'run', '--project', 'fast');
       expect(tests.status, tests.output).toBe(0);
       expect(tests.output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
@@ -508,8 +515,8 @@ describe('npm run generate:module', () => {
   it('writes prose with the right article: "a gift card", "an offer"', async () => {
     const controller = readFileSync(join(copy, 'libs/gift-cards/src/http/gift-cards.controller.ts'), 'utf8');
     expect(controller).toContain("summary: 'Add a gift card'");
-    const registry = join(copy, 'apps/petstore/src/feature-registry.ts');
-    const registered = readFileSync(registry, 'utf8');
+    const composition = join(copy, 'apps/petstore/src/composition.ts');
+    const composed = readFileSync(composition, 'utf8');
     try {
       const offers = await generate('offers');
       expect(offers.status, offers.output).toBe(0);
@@ -519,7 +526,7 @@ describe('npm run generate:module', () => {
       expect(offersController).not.toMatch(/\ba offer\b/i);
     } finally {
       rmSync(join(copy, 'libs/offers'), { recursive: true, force: true });
-      writeFileSync(registry, registered);
+      writeFileSync(composition, composed);
     }
   });
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DatabaseSettings } from '@app/database';
-import { createHttpApplication, loadConfig, type AppConfig, type Feature } from '@app/platform';
+import { createHttpApplication, loadConfig, type AppConfig, type Part } from '@app/platform';
 import request from 'supertest';
 import { AppModule } from '../../apps/petstore/src/app.module';
 import { ContractRecorder } from './contract';
@@ -35,7 +35,8 @@ export async function startTestApp(
     kind?: DatabaseKind;
     env?: Record<string, string>;
     logger?: LoggerService;
-    features?: readonly Feature[];
+    /** The composition, when a test adds a part of its own to the service's. */
+    parts?: readonly Part[];
   } = {},
 ): Promise<TestApp> {
   const database = await (options.kind ?? sqlite).create();
@@ -51,7 +52,7 @@ export async function startTestApp(
     ...options.env,
   });
   const app = await createHttpApplication(
-    AppModule.register(config, options.features),
+    AppModule.register(config, options.parts),
     config,
     options.logger ? { logger: options.logger } : {},
   );

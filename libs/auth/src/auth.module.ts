@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { IdempotencyStore } from '@app/idempotency';
+import { DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness, SharedContract } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
@@ -36,7 +35,6 @@ function configuredKeys(settings: AuthSettings, config: AppConfig, logger: Logge
  */
 @Module({
   providers: [
-    { provide: AuthSettings, inject: [AppConfig], useFactory: (config: AppConfig) => AuthSettings.of(config.settings) },
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
     {
       provide: StoredApiKeys,
@@ -71,7 +69,6 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly stored: StoredApiKeys,
     private readonly configured: ConfiguredApiKeys,
-    private readonly idempotency: IdempotencyStore,
     private readonly settings: AuthSettings,
     @Inject(APP_LOGGER) private readonly logger: Logger,
     readiness: Readiness,
@@ -94,7 +91,6 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
    * without API_KEYS, before `npm run keys -- create`).
    */
   async onModuleInit(): Promise<void> {
-    await this.configured.adoptIdempotencyRecords(this.idempotency);
     await this.stored.refresh();
     if (this.configured.size === 0 && this.stored.size === 0) {
       throw new ConfigError(
@@ -103,6 +99,10 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
       );
     }
     this.schedule();
+  }
+
+  static forRoot(settings: AuthSettings): DynamicModule {
+    return { module: AuthModule, providers: [{ provide: AuthSettings, useValue: settings }] };
   }
 
   onApplicationShutdown(): void {

@@ -18,7 +18,7 @@ const FAILED = 1;
 const USAGE = 2;
 
 /** Tables whose rows say nothing to an operator: SQLite's own, the migrations' record, the readiness probe. */
-const NOT_COUNTED = /^(sqlite_.*|migrations|platform_write_probe)$/;
+const NOT_COUNTED = /^(sqlite_.*|migrations|database_write_probe)$/;
 
 /**
  * `npm run backup -- <file>`: an online backup of the service's SQLite

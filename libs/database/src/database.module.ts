@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module, type Type } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type DataSourceOptions } from 'typeorm';
 import { isReadOnly } from './driver-errors';
@@ -6,30 +6,25 @@ import { dataSourceOptions } from './data-source-options';
 import { UnitOfWork } from '@app/platform/ports';
 import { SqlClient } from './sql-client';
 import { connect } from './connect';
-import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
-import { PlatformTablesAsTheirEntities1795600000000 } from './migrations/1795600000000-platform-tables-as-their-entities';
 import { DatabaseFailures } from './database-failures';
 import { DatabaseHealth } from './database.health';
 import { SqliteFileGuard } from './sqlite-file-guard';
-import { WriteProbeRecord } from './write-probe.record';
 import { WriteProbe } from './write-probe';
-import { AppConfig, ConfigError, type Feature } from '@app/platform';
+import { ConfigError, type Schema } from '@app/platform';
 import { DatabaseSettings } from './database.settings';
 
 /**
  * The one database connection of the application, from `DATABASE_URL`, with
- * the schema every feature's migrations make and the entities every feature
- * declares (`defineFeature({ entities })`): modules reach them through
- * `SqlClient.repository(Entity)`. The SqlClient is also the application
- * layers' UnitOfWork. It registers readiness' database probe and the error
- * filter's answers to database failures with the core.
+ * the schema every part of the composition brings: the tables its migrations
+ * make and the entities it declares (`defineFeature({ entities })`), which
+ * modules reach through `SqlClient.repository(Entity)`. The SqlClient is also
+ * the application layers' UnitOfWork. It registers readiness' database probe
+ * and the error filter's answers to database failures with the core.
  */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(config: AppConfig, features: readonly Feature[]): DynamicModule {
-    const settings = DatabaseSettings.of(config.settings);
-    const schema = schemaOf(features);
+  static forRoot(settings: DatabaseSettings, schema: Schema): DynamicModule {
     const fileGuard = fileGuardOf(settings);
     const probe = new WriteProbe();
     return {
@@ -63,31 +58,15 @@ export class DatabaseModule {
 }
 
 /**
- * The database's own table (the write probe) and every feature's (capabilities
- * such as idempotency are features here): their entities, and the migrations
- * that make them.
- */
-export function schemaOf(features: readonly Feature[]): { entities: Type[]; migrations: Type[] } {
-  return {
-    entities: [WriteProbeRecord, ...features.flatMap((feature) => feature.entities)],
-    migrations: [
-      CreateWriteProbe1795400000000,
-      PlatformTablesAsTheirEntities1795600000000,
-      ...features.flatMap((feature) => feature.migrations),
-    ],
-  };
-}
-
-/**
  * The service's database, opened as the service opens it (schema brought up
  * to date, writability proved), for a tool that runs beside the service, such
  * as `npm run keys`. `close()` when done.
  */
 export async function openDatabase(
   settings: DatabaseSettings,
-  features: readonly Feature[],
+  schema: Schema,
 ): Promise<{ sql: SqlClient; close(): Promise<void> }> {
-  const options = dataSourceOptions(settings, schemaOf(features), fileGuardOf(settings));
+  const options = dataSourceOptions(settings, schema, fileGuardOf(settings));
   const dataSource = await openDataSource(options, new WriteProbe());
   const sql = new SqlClient(dataSource);
   return {

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The `platform_write_probe` table: a row per process, which its readiness rewrites (see write-probe.ts). */
-@Entity({ name: 'platform_write_probe' })
+/** The `database_write_probe` table: a row per process, which its readiness rewrites (see write-probe.ts). */
+@Entity({ name: 'database_write_probe' })
 export class WriteProbeRecord {
   @PrimaryColumn({ type: 'integer' })
   id: number;

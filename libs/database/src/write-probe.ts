@@ -7,11 +7,11 @@ import { SqlDialect } from './sql-dialect';
 const STALE_AFTER_MS = 24 * 3_600_000;
 
 const UPSERT =
-  'INSERT INTO platform_write_probe (id, probed_at) VALUES ($1, $2) ' +
+  'INSERT INTO database_write_probe (id, probed_at) VALUES ($1, $2) ' +
   'ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at';
 
 /**
- * Whether a write reaches the database now: an instance's own row of `platform_write_probe`, rewritten and committed.
+ * Whether a write reaches the database now: an instance's own row of `database_write_probe`, rewritten and committed.
  * Each instance has a row of its own: with one row for all, a session holding it (another instance's probe stalled in
  * flight, an operator's open transaction) would hold up the readiness of every instance at once, while none of their
  * requests waits for it. A lock probe (`BEGIN IMMEDIATE; ROLLBACK`) would succeed on a read-only file, a full disk or
@@ -29,9 +29,9 @@ export class WriteProbe {
     await dataSource.query(SqlDialect.of(dataSource).statement(UPSERT), this.parameters());
     await dataSource.query(
       dataSource.options.type === 'postgres'
-        ? 'DELETE FROM platform_write_probe WHERE id IN ' +
-            '(SELECT id FROM platform_write_probe WHERE probed_at < $1 FOR UPDATE SKIP LOCKED)'
-        : 'DELETE FROM platform_write_probe WHERE probed_at < ?1',
+        ? 'DELETE FROM database_write_probe WHERE id IN ' +
+            '(SELECT id FROM database_write_probe WHERE probed_at < $1 FOR UPDATE SKIP LOCKED)'
+        : 'DELETE FROM database_write_probe WHERE probed_at < ?1',
       [stale],
     );
   }

@@ -1,2 +1,7 @@
+import { defineCapability } from '@app/platform';
+import { DeprecationModule } from './deprecation.module';
+
 export { Deprecated } from './deprecated.decorator';
-export { DeprecationModule } from './deprecation.module';
+
+/** Deprecation as the application composes it: what `@Deprecated()` declares, put to work. */
+export const deprecationCapability = defineCapability({ name: 'deprecation', module: () => DeprecationModule });

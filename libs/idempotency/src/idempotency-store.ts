@@ -28,9 +28,8 @@ const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
  * Safe retries (`Idempotency-Key`, draft-ietf-httpapi-idempotency-key-header).
- * Its table is IdempotencyRecord's; the statements are fixed SQL, which
- * costs a keyed create about a fifth less CPU than TypeORM's findOne() and
- * upsert() (docs/decisions/0005-sql-on-the-hot-path.md).
+ * Its table is IdempotencyRecord's, reached with fixed SQL rather than
+ * TypeORM's findOne() and upsert() (docs/decisions/0005-sql-on-the-hot-path.md).
  * The first request with a key runs in one transaction with the record of its
  * answer (status, body, Location): a crash leaves either both or neither.
  * Later requests with the same key and the same content get that answer again,
@@ -45,7 +44,7 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
   /** Keys being processed in this process (SQLite has one process; PostgreSQL adds an advisory lock per key). */
   private readonly inFlight = new Set<string>();
   private purger?: NodeJS.Timeout;
-  private readonly sql: { find: string; save: string; purge: string; dropShadowed: string; rename: string };
+  private readonly sql: { find: string; save: string; purge: string };
 
   constructor(
     private readonly db: SqlClient,
@@ -54,21 +53,16 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
     const { dialect } = db;
     this.sql = {
       find: dialect.statement(
-        'SELECT fingerprint, status, location, body FROM platform_idempotency_keys WHERE principal = $1 AND idempotency_key = $2 AND created_at >= $3',
+        'SELECT fingerprint, status, location, body FROM idempotency_keys WHERE principal = $1 AND idempotency_key = $2 AND created_at >= $3',
       ),
       // Overwrites only an expired record: a live one means that another instance recorded this key meanwhile.
       save: dialect.statement(
-        'INSERT INTO platform_idempotency_keys (principal, idempotency_key, fingerprint, status, location, body, created_at) ' +
+        'INSERT INTO idempotency_keys (principal, idempotency_key, fingerprint, status, location, body, created_at) ' +
           'VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (principal, idempotency_key) DO UPDATE SET ' +
           'fingerprint = excluded.fingerprint, status = excluded.status, location = excluded.location, body = excluded.body, created_at = excluded.created_at ' +
-          'WHERE platform_idempotency_keys.created_at < $8',
+          'WHERE idempotency_keys.created_at < $8',
       ),
-      purge: dialect.statement('DELETE FROM platform_idempotency_keys WHERE created_at < $1'),
-      dropShadowed: dialect.statement(
-        'DELETE FROM platform_idempotency_keys WHERE principal = $1 AND idempotency_key IN ' +
-          '(SELECT idempotency_key FROM platform_idempotency_keys WHERE principal = $2)',
-      ),
-      rename: dialect.statement('UPDATE platform_idempotency_keys SET principal = $2 WHERE principal = $1'),
+      purge: dialect.statement('DELETE FROM idempotency_keys WHERE created_at < $1'),
     };
   }
 
@@ -144,18 +138,6 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
     }
     reply.type(JSON_CONTENT_TYPE);
     return body;
-  }
-
-  /**
-   * Moves the records of a caller known until now as `from` to its name `to`,
-   * so that a retry keeps its answer across a release that renamed callers
-   * (where the same key has a record under both, the one under `to` is newer).
-   */
-  async renamePrincipal(from: string, to: string): Promise<void> {
-    await this.db.transaction(async () => {
-      await this.db.write(this.sql.dropShadowed, [from, to]);
-      await this.db.write(this.sql.rename, [from, to]);
-    });
   }
 
   /** Deletes the records older than IDEMPOTENCY_TTL_HOURS. */

@@ -1,5 +1,5 @@
-import { Global, Module } from '@nestjs/common';
-import { AppConfig, SharedContract } from '@app/platform';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { SharedContract } from '@app/platform';
 import { IdempotencyStore } from './idempotency-store';
 import { IdempotencySettings } from './idempotency.settings';
 
@@ -8,20 +8,18 @@ import { IdempotencySettings } from './idempotency.settings';
  * use the decorator without importing this module.
  */
 @Global()
-@Module({
-  providers: [
-    {
-      provide: IdempotencySettings,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => IdempotencySettings.of(config.settings),
-    },
-    IdempotencyStore,
-  ],
-  exports: [IdempotencyStore],
-})
+@Module({})
 export class IdempotencyModule {
   constructor(shared: SharedContract) {
     // A request gives at most one key (two would be judged on the first alone); an answer says whether it is a replay.
     shared.reads('Idempotency-Key', { once: true }).sends('Idempotent-Replayed');
+  }
+
+  static forRoot(settings: IdempotencySettings): DynamicModule {
+    return {
+      module: IdempotencyModule,
+      providers: [{ provide: IdempotencySettings, useValue: settings }, IdempotencyStore],
+      exports: [IdempotencyStore],
+    };
   }
 }

@@ -1,8 +1,8 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** The `platform_idempotency_keys` table: one recorded answer per caller and key (see IdempotencyStore). */
-@Entity({ name: 'platform_idempotency_keys' })
-@Index('IDX_platform_idempotency_keys_created_at', ['createdAt'])
+/** The `idempotency_keys` table: one recorded answer per caller and key (see IdempotencyStore). */
+@Entity({ name: 'idempotency_keys' })
+@Index('IDX_idempotency_keys_created_at', ['createdAt'])
 export class IdempotencyRecord {
   @PrimaryColumn({ type: 'varchar', length: 128 })
   principal: string;

@@ -8,10 +8,10 @@ import { PetsModule } from './pets.module';
 export { PetCatalog } from './application/pet-catalog';
 export { PetsModule };
 
-/** The module as the feature registry lists it. */
+/** The pets feature as the application composes it: its routes under `/v1/pets`, and its table. */
 export const petsFeature = defineFeature({
   name: 'pets',
-  module: PetsModule,
+  module: () => PetsModule,
   entities: [PetRecord],
   migrations: PETS_MIGRATIONS,
   errorCodes: PET_ERROR_CODES,

@@ -9,7 +9,15 @@ export { AppError } from './errors/app-error';
 export { JSON_CONTENT_TYPE } from './errors/error-body';
 export { FailureTranslators, type FailureTranslator } from './ports/failure-translators';
 export { PLATFORM_ERROR_CODES } from './errors/error-catalogue';
-export { defineFeature, type Feature } from './features/feature';
+export { Composition } from './composition/composition';
+export {
+  defineCapability,
+  defineFeature,
+  type Capability,
+  type Feature,
+  type Part,
+  type Schema,
+} from './composition/part';
 export { API_PREFIX } from './config/api-prefix';
 export { createHttpApplication } from './server/http-application';
 export { setCreatedLocation, setNextPageLink } from './http/links';

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { AppConfig, CallerLimit } from '@app/platform';
+import { CallerLimit } from '@app/platform';
 import { RateLimit } from './rate-limit';
 import { RateLimitStorage } from './rate-limit-storage';
 import { RateLimitSettings } from './rate-limit.settings';
@@ -12,8 +12,7 @@ import { RateLimitSettings } from './rate-limit.settings';
 @Global()
 @Module({})
 export class RateLimitModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    const settings = RateLimitSettings.of(config.settings);
+  static forRoot(settings: RateLimitSettings): DynamicModule {
     const limits = settings.perMinute > 0 ? [{ provide: CallerLimit, useClass: RateLimit }] : [];
     return {
       module: RateLimitModule,

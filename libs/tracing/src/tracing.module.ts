@@ -1,7 +1,6 @@
 import { DynamicModule, Global, Module, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import {
   APP_LOGGER,
-  AppConfig,
   MetricsService,
   RequestTracing,
   SERVICE_INFO,
@@ -10,7 +9,7 @@ import {
 } from '@app/platform';
 import type { Logger } from 'pino';
 import type { OtlpTracing } from './otlp-tracing';
-import { TracingSettings } from './tracing.settings';
+import type { TracingSettings } from './tracing.settings';
 
 /**
  * Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT (or its traces variant) is set:
@@ -28,8 +27,7 @@ export class TracingModule implements OnApplicationShutdown {
     await (this.tracing as OtlpTracing | undefined)?.shutdown();
   }
 
-  static forRoot(config: AppConfig): DynamicModule {
-    const settings = TracingSettings.of(config.settings);
+  static forRoot(settings: TracingSettings): DynamicModule {
     if (settings.endpoint === undefined) return { module: TracingModule };
     return {
       module: TracingModule,

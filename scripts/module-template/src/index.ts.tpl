@@ -6,10 +6,10 @@ import { __Thing__Record } from './infrastructure/__thing-kebab__.record';
 import { __THINGS___MIGRATIONS } from './infrastructure/migrations';
 import { __Things__Module } from './__things-kebab__.module';
 
-/** The module as the feature registry lists it. */
+/** The feature as the application composes it (apps/petstore/src/composition.ts): its routes, its table. */
 export const __things__Feature = defineFeature({
   name: '__things-kebab__',
-  module: __Things__Module,
+  module: () => __Things__Module,
   entities: [__Thing__Record],
   migrations: __THINGS___MIGRATIONS,
   errorCodes: __THING___ERROR_CODES,

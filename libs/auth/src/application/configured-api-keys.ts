@@ -25,19 +25,6 @@ export class ConfiguredApiKeys extends ApiKeyVerifier {
     return this.keys.length;
   }
 
-  /**
-   * Up to release 2.0.0 a key of `API_KEYS` was known by the first 12 hex
-   * digits of its SHA-256, and its Idempotency-Keys were recorded under them:
-   * those records move to its name at each start, so that a client's retry
-   * across the upgrade gets its answer rather than a second pet. The old label
-   * is only a query parameter here, never logged or stored again. This can go
-   * once no database is upgraded from 2.0.0 (records live IDEMPOTENCY_TTL_HOURS).
-   */
-  async adoptIdempotencyRecords(records: { renamePrincipal(from: string, to: string): Promise<void> }): Promise<void> {
-    for (const { digest, caller } of this.keys)
-      await records.renamePrincipal(digest.toString('hex', 0, 6), caller.principal);
-  }
-
   verify(presentedKey: string): Caller | undefined {
     const presented = digestOf(presentedKey);
     let match: Caller | undefined;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '@app/platform/errors';
 import { DatabaseSettings, openDatabase } from '@app/database';
-import { ConfigError, type CommandOutput, type Environment, type Feature } from '@app/platform';
+import { AppConfig, Composition, ConfigError, type CommandOutput, type Environment, type Part } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
 import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';
@@ -27,7 +27,7 @@ const USAGE = 2;
 export async function runKeysCommand(
   argv: readonly string[],
   env: Environment,
-  features: readonly Feature[],
+  parts: readonly Part[],
   io: CommandOutput,
 ): Promise<number> {
   let parsed: ReturnType<typeof parseCommand>;
@@ -43,7 +43,9 @@ export async function runKeysCommand(
   }
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
-    database = await openDatabase(DatabaseSettings.fromEnvironment(env), features);
+    // The schema as the service brings it up to date: every part's migrations, from the same environment.
+    const config = AppConfig.fromEnvironment(env);
+    database = await openDatabase(DatabaseSettings.of(config.settings), Composition.of(parts, config).schema);
     const keys = new ApiKeysService(new TypeOrmApiKeyRepository(database.sql));
     switch (parsed.command) {
       case 'create': {

@@ -37,7 +37,7 @@ const ID_PARAMETER = {
   description: 'The id of the __thing__.',
 } as const;
 
-/** Mounted under the API prefix by the feature registry: `/v1/__route__`. */
+/** Mounted under the API prefix as a feature of the composition: `/v1/__route__`. */
 @ApiTags('__things-kebab__')
 @Controller('__route__')
 export class __Things__Controller {
