@@ -18,8 +18,8 @@ export type GuardedSqlite3 = typeof sqlite3 & { readonly writing: typeof sqlite3
 /**
  * The sqlite3 module as TypeORM should see it:
  * - its `verbose()` is a no-op: TypeORM always calls it, and verbose mode
- *   captures a stack and `util.inspect`s the arguments of every call (a fifth
- *   of a list request's CPU, and SQL parameters copied into error stacks);
+ *   captures a stack and `util.inspect`s the arguments of every call (CPU on
+ *   every request, and SQL parameters copied into error stacks);
  * - its `Database` records which files it opened, and fails a commit (a
  *   COMMIT, or a write outside a transaction, which commits by itself) whose
  *   files are no longer at their paths, before TypeORM can report it as done

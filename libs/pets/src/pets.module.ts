@@ -3,7 +3,7 @@ import { PetCatalog } from './application/pet-catalog';
 import { PetsService } from './application/pets.service';
 import { PetRepository } from './domain/pet.repository';
 import { PetsController } from './http/pets.controller';
-import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
+import { SqlPetRepository } from './infrastructure/sql-pet.repository';
 
 /**
  * The pet catalogue. The application classes are plain TypeScript, built here
@@ -12,7 +12,7 @@ import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
 @Module({
   controllers: [PetsController],
   providers: [
-    { provide: PetRepository, useClass: TypeOrmPetRepository },
+    { provide: PetRepository, useClass: SqlPetRepository },
     { provide: PetsService, inject: [PetRepository], useFactory: (pets: PetRepository) => new PetsService(pets) },
     { provide: PetCatalog, inject: [PetRepository], useFactory: (pets: PetRepository) => new PetCatalog(pets) },
   ],

@@ -6,7 +6,7 @@ import { PetRecord } from './pet.record';
 /** Converts between the table's row and the domain, so neither leaks into the other. */
 export const PetMapper = {
   toDomain(record: PetRecord): Pet {
-    // Read as text (see TypeOrmPetRepository): an int64 past 2^53 is not rounded on the way.
+    // Read as text (see SqlPetRepository): an int64 past 2^53 is not rounded on the way.
     return Pet.restore(int64Of(record.id), {
       name: record.name,
       categoryId: int64Of(record.categoryId),

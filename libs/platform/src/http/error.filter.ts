@@ -48,6 +48,21 @@ export function fastifyErrorBody(error: { code?: string; statusCode?: number; me
 }
 
 /**
+ * What a request whose client closed the connection before its request arrived whole failed with (Node's `aborted`,
+ * code ECONNRESET, as the body was read): the client's doing, whatever its code says, and never delivered. Not a
+ * failure of the service, and not a capability's (a lost database connection also says ECONNRESET).
+ */
+const CLIENT_LEFT: ErrorBody = {
+  code: CODES.badRequest,
+  message: 'the client closed the connection before its request arrived whole',
+  status: 400,
+};
+
+function clientLeft(request: FastifyRequest): boolean {
+  return request.raw.destroyed && !request.raw.complete;
+}
+
+/**
  * The one global filter: whatever was thrown leaves as `{code, message, status}`, `status` the HTTP status. Only a 5xx
  * is logged in full, and its details never reach the client.
  */
@@ -63,7 +78,7 @@ export class ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const body = this.toErrorBody(exception, request, reply);
+    const body = clientLeft(request) ? CLIENT_LEFT : this.toErrorBody(exception, request, reply);
     request.errorCode = body.code;
     if (body.code === CODES.internalError) {
       this.logger.error({

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * `Link: <...>; rel="next"` (RFC 8288) to this route's path with `query`, undefined parameters left out. Written
- * directly: URLSearchParams cost a list request about 3 µs.
+ * directly, as URLSearchParams showed in a list request's profile (`npm run bench` measures the list).
  */
 export function setNextPageLink(
   reply: FastifyReply,

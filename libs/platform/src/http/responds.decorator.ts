@@ -9,7 +9,7 @@ const { API_MODEL_PROPERTIES_ARRAY: PROPERTY_NAMES, API_MODEL_PROPERTIES: PROPER
 
 /**
  * A success response, declared once from its DTO: the OpenAPI entry and the schema Fastify serializes it with
- * (fast-json-stringify: several times faster than JSON.stringify on a list), both from `@ApiProperty()`. Only the
+ * (fast-json-stringify, faster than JSON.stringify), both from `@ApiProperty()`. Only the
  * properties the DTO declares can ever leave the service.
  */
 export function Responds(

@@ -17,7 +17,7 @@ const LEVEL_OF_UNAVAILABLE: ReadonlyMap<string | undefined, 'debug' | 'warn'> = 
 /**
  * One JSON line per request, once answered: id, method, path (never the query string), route template, status, latency,
  * caller, and trace ids with tracing on. Headers are never logged, so no credential reaches a line. One plain pino
- * call: pino-http cost a fifth of a list request's CPU (decision 0006). Refusals are bounded (RefusalLog).
+ * call: pino-http's cost on every request is decision 0006's reason. Refusals are bounded (RefusalLog).
  */
 export function logRequest(logger: Logger): onResponseHookHandler {
   const refusals = RefusalLog.of(logger);

@@ -19,7 +19,7 @@ const COLUMNS = 'CAST(id AS TEXT) AS id, name, CAST(category_id AS TEXT) AS "cat
  * fixed SQL (docs/decisions/0005-sql-on-the-hot-path.md).
  */
 @Injectable()
-export class TypeOrmPetRepository extends PetRepository {
+export class SqlPetRepository extends PetRepository {
   private readonly sql: { insert: string; byId: string; all: string; byStatus: string; changeStatus: string };
 
   constructor(private readonly db: SqlClient) {
