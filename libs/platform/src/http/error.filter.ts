@@ -58,8 +58,9 @@ const CLIENT_LEFT: ErrorBody = {
   status: 400,
 };
 
+/** Destroyed before its end was read: `complete` is no witness, as it stays false on some requests that ended whole. */
 function clientLeft(request: FastifyRequest): boolean {
-  return request.raw.destroyed && !request.raw.complete;
+  return request.raw.readableAborted;
 }
 
 /**
