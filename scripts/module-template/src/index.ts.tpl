@@ -6,7 +6,7 @@ import { __Thing__Record } from './infrastructure/__thing-kebab__.record';
 import { __THINGS___MIGRATIONS } from './infrastructure/migrations';
 import { __Things__Module } from './__things-kebab__.module';
 
-/** The feature as the application composes it (apps/petstore/src/composition.ts): its routes, its table. */
+/** The feature as the application composes it (its `composition.ts`, in FEATURES): its routes, its table. */
 export const __things__Feature = defineFeature({
   name: '__things-kebab__',
   module: () => __Things__Module,
