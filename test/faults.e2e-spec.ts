@@ -52,6 +52,15 @@ async function expectRecovered(t: TestApp, pets: unknown[]) {
   expect(list?.body).toEqual(pets);
   const created = await t.http().post('/v1/pets').set(AUTH).send({ name: 'after', categoryId: 2 });
   expect(created.status).toBe(201);
+  // A transaction too (a keyed create's), before anything else wrote: a write that failed on the lock left nothing
+  // behind on the writing connection that would refuse it.
+  const keyed = await t
+    .http()
+    .post('/v1/pets')
+    .set(AUTH)
+    .set('idempotency-key', `after-${Date.now()}`)
+    .send({ name: 'after, keyed', categoryId: 2 });
+  expect(keyed.status).toBe(201);
   expect((await t.http().get('/health/ready')).status).toBe(200);
 }
 

@@ -129,12 +129,20 @@ class PreparedStatements {
       const idle = copies.find((copy) => copy.calls === 0);
       const copy = idle ?? (copies.length < COPIES_PER_STATEMENT ? this.prepare(sql, copies) : leastBusy(copies));
       copy.calls++;
-      const answer = function (this: unknown, error: Error | null, ...results: unknown[]) {
+      const finish = function (this: unknown, error: Error | null, ...results: unknown[]) {
         copy.calls--;
         callback.call(this, error, ...results);
       };
+      const answer = function (this: unknown, error: Error | null, ...results: unknown[]) {
+        if (!error) return finish.call(this, error, ...results);
+        // A write that failed part-way (SQLITE_BUSY under another process's lock) stays active until it is reset, and
+        // SQLite opens no savepoint on its connection meanwhile ("SQL statements in progress"): every transaction
+        // would fail until the statement ran again. Reset before it is answered, and before another call takes it.
+        copy.statement.reset(() => finish.call(this, error, ...results));
+      };
       const send = () => copy.statement[method](parameters, answer);
-      if (copy.preparing) copy.preparing.push((error) => (error ? answer.call(copy.statement, error) : send()));
+      // A statement that did not prepare has nothing to reset (and node-sqlite3 would not answer a reset of it).
+      if (copy.preparing) copy.preparing.push((error) => (error ? finish.call(copy.statement, error) : send()));
       else send();
       return this.database;
     };
