@@ -14,7 +14,7 @@ const SOURCE = { pathNot: ['\\.spec\\.ts$', '\\.e2e-spec\\.ts$', '^libs/[^/]+/te
 /** The framework-free entry point of the platform's errors, which domains may use. */
 const PLATFORM_ERRORS = '^libs/platform/src/errors/(index|app-error)\\.ts$';
 /** The platform's framework-free entry points: its errors, and the ports application layers may use (UnitOfWork). */
-const PLATFORM_PLAIN = '^libs/platform/src/(errors/(index|app-error)|ports/(index|unit-of-work))\\.ts$';
+const PLATFORM_PLAIN = '^libs/platform/src/(errors/(index|app-error)|ports/(index|unit-of-work|domain-events))\\.ts$';
 
 /**
  * The modules under `libs/` (of the tree being cruised), the modules each

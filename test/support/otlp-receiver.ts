@@ -9,6 +9,8 @@ export interface ReceivedSpan {
   parentSpanId: string | undefined;
   kind: number;
   attributes: Record<string, unknown>;
+  /** The spans it links to (of other traces: an event's handling to its publisher's request). */
+  links: Array<{ traceId: string; spanId: string }>;
   status: { code?: number; message?: string };
   resource: Record<string, unknown>;
 }
@@ -59,6 +61,7 @@ export class OtlpReceiver {
               parentSpanId: span.parentSpanId || undefined,
               kind: span.kind,
               attributes: valuesOf(span.attributes),
+              links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
               status: span.status ?? {},
               resource: valuesOf(resource.attributes),
             })),
@@ -102,6 +105,7 @@ interface OtlpJson {
         parentSpanId?: string;
         kind: number;
         attributes: KeyValue[];
+        links?: Array<{ traceId: string; spanId: string }>;
         status?: { code?: number; message?: string };
       }>;
     }>;

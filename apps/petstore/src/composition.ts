@@ -1,6 +1,7 @@
 import { authCapability } from '@app/auth';
 import { databaseCapability } from '@app/database';
 import { deprecationCapability } from '@app/deprecation';
+import { eventsCapability } from '@app/events';
 import { idempotencyCapability } from '@app/idempotency';
 import { petsFeature } from '@app/pets';
 import type { Capability, Feature, Part } from '@app/platform';
@@ -19,6 +20,7 @@ export const CAPABILITIES: readonly Capability[] = [
   validationCapability,
   deprecationCapability,
   databaseCapability,
+  eventsCapability,
   rateLimitCapability,
   idempotencyCapability,
   authCapability,

@@ -49,6 +49,8 @@ export const TRANSACTION_ATTEMPTS = 5;
 export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdown {
   readonly dialect: SqlDialect;
   private readonly current = new AsyncLocalStorage<QueryRunner>();
+  /** The callbacks of the outermost transaction the calling code runs in, for after its commit. */
+  private readonly commitHooks = new AsyncLocalStorage<Array<() => void>>();
   /** SQLite: the writing connection, and the writes' one path to it. */
   private writer?: Promise<DataSource>;
   private readonly writes = new SqliteWriteBatches(
@@ -77,6 +79,11 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   /** SQLite: the writes waiting for the file's write lock or their batch's commit (0 on PostgreSQL). */
   get pendingWrites(): number {
     return this.writes.pending;
+  }
+
+  /** Whether the calling code runs inside `transaction()`: what it writes commits with it. */
+  get inTransaction(): boolean {
+    return this.current.getStore() !== undefined;
   }
 
   get isPostgres(): boolean {
@@ -151,8 +158,22 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    */
   transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
-    if (this.spans) return this.spans.transaction(work, (traced) => this.transactionNow(traced));
-    return this.transactionNow(work);
+    const committed: Array<() => void> = [];
+    const withHooks = () => this.commitHooks.run(committed, work);
+    const done = this.spans
+      ? this.spans.transaction(withHooks, (traced) => this.transactionNow(traced))
+      : this.transactionNow(withHooks);
+    return done.then((result) => afterCommit(committed, result));
+  }
+
+  /**
+   * Runs `callback` once the transaction the caller is in has committed (never if it rolls back): a nudge to whoever
+   * waits for what it wrote. It must not throw; it runs before the transaction's caller resumes.
+   */
+  onCommit(callback: () => void): void {
+    const hooks = this.commitHooks.getStore();
+    if (!hooks) throw new Error('onCommit() is for code inside transaction()');
+    hooks.push(callback);
   }
 
   private async transactionNow<T>(work: () => Promise<T>): Promise<T> {
@@ -246,4 +267,9 @@ async function discard(runner: QueryRunner): Promise<void> {
   // Connected already: connect() hands back its connection.
   const connection: unknown = await runner.connect();
   if (connection instanceof PostgresConnection) connection.discard();
+}
+
+function afterCommit<T>(callbacks: Array<() => void>, result: T): T {
+  for (const callback of callbacks) callback();
+  return result;
 }

@@ -10,6 +10,7 @@ import {
   type Context,
   type Counter,
   type MeterProvider,
+  type Span,
   type Tracer,
 } from '@opentelemetry/api';
 import { ExportResultCode, W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -191,6 +192,11 @@ export class OtlpTracing extends RequestTracing {
     const parent = this.current.getStore();
     if (parent === undefined) return work();
     const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+    return this.traced(span, parent, work);
+  }
+
+  /** `work` with `span` current, in `parent`'s context; the span ends as it settles. */
+  private traced<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
     return this.current.run(trace.setSpan(parent, span), work).then(
       (result) => {
         span.end();
@@ -207,6 +213,32 @@ export class OtlpTracing extends RequestTracing {
   bind<T>(work: () => Promise<T>): () => Promise<T> {
     const context = this.current.getStore();
     return context === undefined ? work : () => this.current.run(context, work);
+  }
+
+  traceParent(): string | undefined {
+    const context = this.current.getStore();
+    const span = context && trace.getSpan(context);
+    if (span === undefined) return undefined;
+    const { traceId, spanId, traceFlags } = span.spanContext();
+    return `00-${traceId}-${spanId}-0${traceFlags & 1}`;
+  }
+
+  linked<T>(
+    name: string,
+    traceParent: string | null,
+    attributes: Readonly<Record<string, string | number>>,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const publisher =
+      traceParent === null
+        ? undefined
+        : trace.getSpanContext(
+            this.propagator.extract(ROOT_CONTEXT, { traceparent: traceParent }, defaultTextMapGetter),
+          );
+    const links = publisher === undefined ? [] : [{ context: publisher }];
+    const span = this.tracer.startSpan(name, { kind: SpanKind.CONSUMER, attributes, links }, ROOT_CONTEXT);
+    if (!span.isRecording()) return work();
+    return this.traced(span, ROOT_CONTEXT, work);
   }
 
   /** Sends the spans still queued, for at most {@link FLUSH_LIMIT_MS}, then stops. */

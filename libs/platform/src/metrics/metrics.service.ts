@@ -61,6 +61,24 @@ export class MetricsService {
     return new Counter({ name: `${this.prefix}_${name}`, help, labelNames, registers: [this.registry] });
   }
 
+  /** A gauge of a capability's own, named `<service>_<name>`; `collect` sets its values as `/metrics` is read. */
+  gauge<L extends string = string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    collect: (gauge: Gauge<L>) => void | Promise<void>,
+  ): Gauge<L> {
+    return new Gauge({
+      name: `${this.prefix}_${name}`,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect() {
+        return collect(this);
+      },
+    });
+  }
+
   /** One route, method and status's series, looked up once: prom-client would hash the labels on every request. */
   private seriesOf(route: string, method: string, status: number) {
     const key = `${route} ${method} ${status}`;

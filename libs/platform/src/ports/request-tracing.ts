@@ -26,4 +26,18 @@ export abstract class RequestTracing {
 
   /** `work`, to run later elsewhere (in a batch of writes), still as part of the current request's span. */
   abstract bind<T>(work: () => Promise<T>): () => Promise<T>;
+
+  /** The W3C `traceparent` of the current span, in a sampled request's work: for what outlives it (an event). */
+  abstract traceParent(): string | undefined;
+
+  /**
+   * `work` as the first span of a trace of its own (an event's handling, after the request that published it ended),
+   * linked to the span `traceParent` names; its statements are its children.
+   */
+  abstract linked<T>(
+    name: string,
+    traceParent: string | null,
+    attributes: Readonly<Record<string, string | number>>,
+    work: () => Promise<T>,
+  ): Promise<T>;
 }

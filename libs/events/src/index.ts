@@ -1,0 +1,16 @@
+import { defineCapability } from '@app/platform';
+import { EventsModule } from './events.module';
+import { EventsSettings } from './events.settings';
+import { CreateEventsTables1795800000000 } from './migrations/1795800000000-create-events-tables';
+import { OutboxRecord } from './outbox.record';
+import { ParkedEventRecord } from './parked-event.record';
+import { SubscriptionRecord } from './subscription.record';
+
+/** Domain events as the application composes it: the outbox, the subscriptions' progress, and their dispatcher. */
+export const eventsCapability = defineCapability({
+  name: 'events',
+  settings: (config) => EventsSettings.of(config.settings),
+  module: (settings) => EventsModule.forRoot(settings),
+  entities: [OutboxRecord, SubscriptionRecord, ParkedEventRecord],
+  migrations: [CreateEventsTables1795800000000],
+});

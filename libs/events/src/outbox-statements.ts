@@ -1,0 +1,84 @@
+import type { SqlDialect } from '@app/database';
+
+/** The outbox's columns as an event is read back: int64s as decimal text, exact on both databases. */
+const EVENT_COLUMNS =
+  'CAST(o.position AS TEXT) AS position, CAST(o.transaction_id AS TEXT) AS "transactionId", o.id, o.name, ' +
+  'o.version, o.aggregate_id AS "aggregateId", CAST(o.occurred_at AS TEXT) AS "occurredAt", o.payload, ' +
+  'o.trace_parent AS "traceParent"';
+
+/**
+ * On PostgreSQL, only events of transactions older than every transaction still open: a transaction that began
+ * before another but commits after it would otherwise land behind a subscriber's progress and never be read.
+ */
+const SETTLED = 'o.transaction_id < CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS TEXT) AS bigint)';
+
+/** The statements of the outbox and the subscriptions, written once for both databases. */
+export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
+  const after = '(o.transaction_id, o.position) > ($2, $3)';
+  const settled = postgres ? ` AND ${SETTLED}` : '';
+  return {
+    publish: dialect.statement(
+      'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id, trace_parent) ' +
+        `VALUES ($1, $2, $3, $4, $5, $6, ${postgres ? 'CAST(CAST(pg_current_xact_id() AS TEXT) AS bigint)' : '0'}, $7)`,
+    ),
+    register: dialect.statement(
+      'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at) ' +
+        'VALUES ($1, $2, 0, 0, 0, 0) ON CONFLICT (subscriber) DO NOTHING',
+    ),
+    /** The subscription's row, locked for this transaction; none while another instance holds it (PostgreSQL). */
+    claim: dialect.statement(
+      'SELECT event, CAST(after_transaction AS TEXT) AS "afterTransaction", ' +
+        'CAST(after_position AS TEXT) AS "afterPosition", attempts, CAST(retry_at AS TEXT) AS "retryAt" ' +
+        `FROM events_subscriptions WHERE subscriber = $1${postgres ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+    ),
+    next: dialect.statement(
+      `SELECT ${EVENT_COLUMNS} FROM events_outbox o WHERE o.name = $1 AND ${after}${settled} ` +
+        'ORDER BY o.transaction_id, o.position LIMIT $4',
+    ),
+    /** Whether anything waits, read without a transaction: an idle subscription's cheap look. */
+    pending: dialect.statement(
+      `SELECT CAST(o.occurred_at AS TEXT) AS "occurredAt" FROM events_outbox o WHERE o.name = $1 AND ${after}${settled} ` +
+        'ORDER BY o.transaction_id, o.position LIMIT 1',
+    ),
+    advance: dialect.statement(
+      'UPDATE events_subscriptions SET after_transaction = $2, after_position = $3, attempts = 0, retry_at = 0 ' +
+        'WHERE subscriber = $1',
+    ),
+    failed: dialect.statement('UPDATE events_subscriptions SET attempts = $2, retry_at = $3 WHERE subscriber = $1'),
+    park: dialect.statement(
+      'INSERT INTO events_parked (subscriber, event_id, position, attempts, error, parked_at) ' +
+        'VALUES ($1, $2, $3, $4, $5, $6)',
+    ),
+    parked: dialect.statement(
+      `SELECT p.subscriber, p.attempts, p.error, CAST(p.parked_at AS TEXT) AS "parkedAt", ${EVENT_COLUMNS} ` +
+        'FROM events_parked p JOIN events_outbox o ON o.position = p.position ORDER BY p.parked_at, p.subscriber',
+    ),
+    parkedOne: dialect.statement(
+      `SELECT p.subscriber, p.attempts, p.error, CAST(p.parked_at AS TEXT) AS "parkedAt", ${EVENT_COLUMNS} ` +
+        'FROM events_parked p JOIN events_outbox o ON o.position = p.position WHERE p.event_id = $1 ORDER BY p.subscriber',
+    ),
+    unpark: dialect.statement('DELETE FROM events_parked WHERE subscriber = $1 AND event_id = $2'),
+    /** Events every subscription of their name has passed, older than the retention, and parked by none. */
+    prune: dialect.statement(
+      'DELETE FROM events_outbox WHERE occurred_at < $1 AND NOT EXISTS (SELECT 1 FROM events_subscriptions s ' +
+        'WHERE s.event = events_outbox.name AND (events_outbox.transaction_id, events_outbox.position) > ' +
+        '(s.after_transaction, s.after_position)) AND NOT EXISTS (SELECT 1 FROM events_parked p ' +
+        'WHERE p.position = events_outbox.position)',
+    ),
+  };
+}
+
+export type OutboxStatements = ReturnType<typeof outboxStatements>;
+
+/** An outbox row as the statements read it. */
+export interface StoredEvent {
+  position: string;
+  transactionId: string;
+  id: string;
+  name: string;
+  version: number;
+  aggregateId: string;
+  occurredAt: string;
+  payload: string;
+  traceParent: string | null;
+}

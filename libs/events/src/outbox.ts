@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Optional } from '@nestjs/common';
+import type { Counter } from 'prom-client';
+import { SqlClient } from '@app/database';
+import { MetricsService, RequestTracing } from '@app/platform';
+import { DomainEvents, type DomainEvent, type NewDomainEvent, type Subscription } from '@app/platform/ports';
+import { encodePayload } from './event-payload';
+import { outboxStatements, type OutboxStatements } from './outbox-statements';
+
+/**
+ * The outbox: `publish()` writes an event in the caller's transaction, and `subscribe()` collects the subscriptions
+ * the dispatcher runs. Whoever waits for events is told when a transaction that published one commits.
+ */
+@Injectable()
+export class Outbox extends DomainEvents {
+  readonly statements: OutboxStatements;
+  readonly subscriptions = new Map<string, Subscription>();
+  private readonly listeners = new Set<(name: string) => void>();
+  private readonly published?: Counter<'event'>;
+
+  constructor(
+    private readonly db: SqlClient,
+    @Optional() private readonly tracing?: RequestTracing,
+    @Optional() metrics?: MetricsService,
+  ) {
+    super();
+    this.statements = outboxStatements(db.dialect, db.isPostgres);
+    this.published = metrics?.counter('events_published_total', 'Domain events committed to the outbox, by name.', [
+      'event',
+    ]);
+  }
+
+  async publish<E extends DomainEvent>(event: NewDomainEvent<E>): Promise<E> {
+    if (!this.db.inTransaction) {
+      throw new Error(`${event.name} published outside a transaction: publish inside UnitOfWork.run()`);
+    }
+    const occurredAt = Date.now();
+    const recorded = {
+      ...event,
+      id: randomUUID(),
+      occurredAt: new Date(occurredAt).toISOString(),
+    } as unknown as E;
+    await this.db.write(this.statements.publish, [
+      recorded.id,
+      event.name,
+      event.version,
+      event.aggregateId,
+      occurredAt,
+      encodePayload(event.payload),
+      this.tracing?.traceParent() ?? null,
+    ]);
+    this.db.onCommit(() => {
+      this.published?.inc({ event: event.name });
+      for (const listener of this.listeners) listener(event.name);
+    });
+    return recorded;
+  }
+
+  subscribe<E extends DomainEvent>(subscription: Subscription<E>): void {
+    if (this.subscriptions.has(subscription.subscriber)) {
+      throw new Error(`two subscriptions are named ${subscription.subscriber}: a subscriber's name is its own`);
+    }
+    this.subscriptions.set(subscription.subscriber, subscription as unknown as Subscription);
+  }
+
+  /** `listener` hears the name of each event this process commits. */
+  onPublished(listener: (name: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

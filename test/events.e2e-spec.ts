@@ -1,0 +1,280 @@
+import { randomBytes } from 'node:crypto';
+import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { IsString } from 'class-validator';
+import { SqlClient, generatedKeyColumn } from '@app/database';
+import { Idempotent } from '@app/idempotency';
+import { Responds, defineFeature } from '@app/platform';
+import { DomainEvents, UnitOfWork, type DomainEvent } from '@app/platform/ports';
+import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPOSITION } from '../apps/petstore/src/composition';
+import { DATABASE_KINDS, continueIdsAt, queryDatabase } from './support/databases';
+import { OtlpReceiver } from './support/otlp-receiver';
+import { AUTH, startTestApp, type TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
+
+/*
+ * A publisher and a subscriber of this test only, each in a module of its own, as a team's would be. Kennels opens a
+ * kennel and publishes kennels.kennel-opened in the same unit of work (keyed creates safe to retry); the audit module
+ * records each event it handles in its own table, in the transaction the dispatcher gives it, and fails on the kennel
+ * named "Boom" every time.
+ */
+const KENNEL_OPENED = 'kennels.kennel-opened';
+type KennelOpened = DomainEvent<typeof KENNEL_OPENED, { kennelId: bigint; name: string }>;
+
+class CreateEventTestTables1900000000000 implements MigrationInterface {
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.createTable(
+      new Table({
+        name: 'kennels',
+        columns: [generatedKeyColumn(runner), { name: 'name', type: 'varchar', length: '64' }],
+      }),
+    );
+    await runner.query(
+      'CREATE TABLE "audit_seen" ("event_id" varchar(36) NOT NULL, "kennel_id" varchar(20) NOT NULL, ' +
+        '"kennel_id_is_bigint" integer NOT NULL, "occurred_at" varchar(24) NOT NULL)',
+    );
+  }
+  async down(): Promise<void> {}
+}
+
+@ApiSchema({ name: 'NewKennel' })
+class NewKennel {
+  @ApiProperty() @IsString() name: string;
+}
+
+@ApiSchema({ name: 'Kennel' })
+class Kennel {
+  @ApiProperty({ description: 'int64 as decimal text' }) id: string;
+  @ApiProperty() name: string;
+}
+
+@Controller('kennels')
+class KennelsController {
+  constructor(
+    private readonly db: SqlClient,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly events: DomainEvents,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @Idempotent()
+  @Responds(201, Kennel, { description: 'The kennel opened.' })
+  open(@Body() body: NewKennel): Promise<Kennel> {
+    return this.unitOfWork.run(async () => {
+      const insert = this.db.dialect.insertReturningId('INSERT INTO kennels (name) VALUES ($1)');
+      const id = this.db.dialect.insertedId(await this.db.write(insert, [body.name]));
+      await this.events.publish<KennelOpened>({
+        name: KENNEL_OPENED,
+        version: 1,
+        aggregateId: String(id),
+        payload: { kennelId: id, name: body.name },
+      });
+      return { id: String(id), name: body.name };
+    });
+  }
+}
+
+@Module({ controllers: [KennelsController] })
+class KennelsModule {}
+
+@Module({})
+class AuditModule {
+  constructor(events: DomainEvents, db: SqlClient) {
+    const insert = db.dialect.statement(
+      'INSERT INTO audit_seen (event_id, kennel_id, kennel_id_is_bigint, occurred_at) VALUES ($1, $2, $3, $4)',
+    );
+    events.subscribe<KennelOpened>({
+      subscriber: 'audit.kennels-seen',
+      event: KENNEL_OPENED,
+      async handle(event) {
+        const { kennelId, name } = event.payload;
+        await db.write(insert, [event.id, String(kennelId), typeof kennelId === 'bigint' ? 1 : 0, event.occurredAt]);
+        if (name === 'Boom') throw new Error('the audit cannot take a kennel named Boom');
+      },
+    });
+  }
+}
+
+const EVENT_TEST_PARTS = [
+  defineFeature({
+    name: 'kennels',
+    module: () => KennelsModule,
+    migrations: [CreateEventTestTables1900000000000],
+  }),
+  defineFeature({ name: 'audit', module: () => AuditModule }),
+];
+
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `domain events on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let t: TestApp;
+      const rows = (sql: string) => queryDatabase(t.database.url, sql);
+      const count = async (sql: string) => Number((await rows(sql))[0].n);
+      const open = (name: string, key?: string) => {
+        const post = t.http().post('/v1/kennels').set(AUTH);
+        if (key !== undefined) post.set('idempotency-key', key);
+        return post.send({ name });
+      };
+
+      beforeAll(async () => {
+        t = await startTestApp({
+          kind,
+          parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+          env: { EVENTS_MAX_ATTEMPTS: '2', EVENTS_POLL_MS: '50' },
+        });
+      });
+      afterAll(() => t?.close());
+
+      it('hands every event committed, keyed creates and plain ones, to the subscriber once, after the commit', async () => {
+        const answers = await Promise.all(
+          Array.from({ length: 60 }, (_, n) => open(`Seen ${n}`, n % 2 === 0 ? `seen-${n}` : undefined)),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+        const ids = answers.map((answer) => answer.body.id as string).sort();
+        await waitFor(async () => (await count('SELECT COUNT(*) AS n FROM audit_seen')) >= 60, 'the audit to see 60');
+        const seen = await rows('SELECT kennel_id, kennel_id_is_bigint FROM audit_seen');
+        expect(seen.map((row) => String(row.kennel_id)).sort()).toEqual(ids);
+        expect(new Set(seen.map((row) => Number(row.kennel_id_is_bigint)))).toEqual(new Set([1]));
+        expect(await count(`SELECT COUNT(*) AS n FROM events_outbox WHERE name = '${KENNEL_OPENED}'`)).toBe(60);
+      });
+
+      it('publishes nothing again for a replayed keyed create', async () => {
+        const before = await count('SELECT COUNT(*) AS n FROM events_outbox');
+        const replay = await open('Seen 0', 'seen-0');
+        expect(replay.status).toBe(201);
+        expect(replay.headers['idempotent-replayed']).toBe('true');
+        expect(await count('SELECT COUNT(*) AS n FROM events_outbox')).toBe(before);
+      });
+
+      it('records an event plain and versioned, its int64s exact, and hands them over as bigints', async () => {
+        await continueIdsAt(t.database.url, 'kennels', 9007199254740993n);
+        const opened = await open('Big');
+        expect(opened.status).toBe(201);
+        expect(opened.body).toEqual({ id: '9007199254740993', name: 'Big' });
+        const [event] = await rows(
+          "SELECT id, name, version, aggregate_id, payload FROM events_outbox WHERE aggregate_id = '9007199254740993'",
+        );
+        expect(event).toEqual({
+          id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+          name: KENNEL_OPENED,
+          version: 1,
+          aggregate_id: '9007199254740993',
+          payload: '{"kennelId":{"$int64":"9007199254740993"},"name":"Big"}',
+        });
+        await waitFor(
+          async () => (await count("SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '9007199254740993'")) === 1,
+          'the audit to see the kennel past 2^53',
+        );
+        const [seen] = await rows("SELECT kennel_id_is_bigint FROM audit_seen WHERE kennel_id = '9007199254740993'");
+        expect(seen).toEqual({ kennel_id_is_bigint: 1 });
+      });
+
+      it('writes an event only with its change: a transaction undone leaves none, and none is written outside one', async () => {
+        const db = t.app.get(SqlClient);
+        const events = t.app.get(DomainEvents);
+        const before = await count('SELECT COUNT(*) AS n FROM events_outbox');
+        const event = { name: 'tests.undone', version: 1, aggregateId: '1', payload: {} };
+        await expect(
+          db.transaction(async () => {
+            await events.publish(event);
+            throw new Error('undone');
+          }),
+        ).rejects.toThrow('undone');
+        await expect(events.publish(event)).rejects.toThrow(
+          'tests.undone published outside a transaction: publish inside UnitOfWork.run()',
+        );
+        expect(await count('SELECT COUNT(*) AS n FROM events_outbox')).toBe(before);
+      });
+
+      it('parks the event its handler fails on every attempt, undoing each, and lets the ones after it through', async () => {
+        const boom = await open('Boom');
+        const after = await open('After Boom');
+        expect([boom.status, after.status]).toEqual([201, 201]);
+        await waitFor(
+          async () => (await count(`SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '${after.body.id}'`)) === 1,
+          'the event after the failing one to be handled',
+        );
+        const [boomEvent] = await rows(`SELECT id FROM events_outbox WHERE aggregate_id = '${boom.body.id}'`);
+        expect(await rows('SELECT subscriber, event_id, attempts, error FROM events_parked')).toEqual([
+          {
+            subscriber: 'audit.kennels-seen',
+            event_id: boomEvent.id,
+            attempts: 2,
+            error: 'Error: the audit cannot take a kennel named Boom',
+          },
+        ]);
+        // What each attempt wrote was undone with it.
+        expect(await count(`SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '${boom.body.id}'`)).toBe(0);
+        const metrics = (await t.http().get('/metrics')).text;
+        expect(metrics).toContain('petstore_events_parked_total{subscriber="audit.kennels-seen"} 1');
+        expect(metrics).toContain('petstore_events_handler_failures_total{subscriber="audit.kennels-seen"} 2');
+        expect(metrics).toContain(`petstore_events_published_total{event="${KENNEL_OPENED}"} 63`);
+        expect(metrics).toContain('petstore_events_handled_total{subscriber="audit.kennels-seen"} 62');
+        expect(metrics).toContain('petstore_events_lag_seconds{subscriber="audit.kennels-seen"} 0');
+      });
+    },
+  );
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `domain events, traced, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let t: TestApp;
+      let receiver: OtlpReceiver;
+      beforeAll(async () => {
+        receiver = await OtlpReceiver.start();
+        t = await startTestApp({
+          kind,
+          parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+          env: {
+            OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+            OTEL_BSP_SCHEDULE_DELAY: '20',
+          },
+        });
+      });
+      afterAll(async () => {
+        await t?.close();
+        await receiver?.stop();
+      });
+
+      it("handles an event in a trace of its own, linked to the publishing request's, its statements as children", async () => {
+        const traceId = randomBytes(16).toString('hex');
+        const opened = await t
+          .http()
+          .post('/v1/kennels')
+          .set(AUTH)
+          .set('traceparent', `00-${traceId}-${randomBytes(8).toString('hex')}-01`)
+          .send({ name: 'Traced' });
+        expect(opened.status).toBe(201);
+        const handling = () => receiver.spans().find((span) => span.name === `process ${KENNEL_OPENED}`);
+        await waitFor(() => handling() !== undefined, "the handler's span");
+        const span = handling()!;
+        expect(span.traceId).not.toBe(traceId);
+        expect(span.parentSpanId).toBeUndefined();
+        expect(span.kind).toBe(5); // CONSUMER
+        const [event] = await queryDatabase(t.database.url, 'SELECT id FROM events_outbox');
+        expect(span.attributes).toEqual({
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': KENNEL_OPENED,
+          'messaging.message.id': event.id,
+          'petstore.events.subscriber': 'audit.kennels-seen',
+        });
+        // The link names a span of the request's trace: the transaction the event was published in.
+        expect(span.links).toHaveLength(1);
+        expect(span.links[0].traceId).toBe(traceId);
+        const inRequest = () => receiver.spans().filter((other) => other.traceId === traceId);
+        await waitFor(() => inRequest().some((other) => other.spanId === span.links[0].spanId), 'the linked span');
+        expect(inRequest().find((other) => other.spanId === span.links[0].spanId)!.name).toBe('transaction');
+        const children = () => receiver.spans().filter((child) => child.parentSpanId === span.spanId);
+        await waitFor(() => children().length >= 1, "the handler's statement spans");
+        expect(children().map((child) => child.name)).toContain('INSERT audit_seen');
+      });
+    },
+  );
+}
