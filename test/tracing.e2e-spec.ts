@@ -130,6 +130,7 @@ describe('tracing', () => {
               spanId,
               parentSpanId: undefined,
               kind: 2, // SERVER
+              links: [],
               attributes: {
                 'http.request.method': 'GET',
                 'http.route': '/v1/pets/:petId',

@@ -25,7 +25,7 @@ const PRUNE_EVERY_MS = 60_000;
 /** What one look at a subscription found. */
 type Cycle =
   | { kind: 'handled'; count: number }
-  | { kind: 'idle' }
+  | { kind: 'idle'; after: Progress }
   | { kind: 'elsewhere' }
   | { kind: 'waiting'; untilMs: number }
   | { kind: 'failed'; event: StoredEvent; error: unknown; first: boolean; attempts: number };
@@ -120,7 +120,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         ]);
         if (events.length === 0) {
           this.oldestWaiting.delete(subscription.subscriber);
-          return { kind: 'idle' };
+          return { kind: 'idle', after: [claimed.afterTransaction, claimed.afterPosition] };
         }
         this.oldestWaiting.set(subscription.subscriber, Number(events[0].occurredAt));
         for (const event of events) {
@@ -157,6 +157,21 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       'petstore.events.subscriber': subscription.subscriber,
     };
     return this.tracing.linked(`process ${stored.name}`, stored.traceParent, attributes, work);
+  }
+
+  /**
+   * Whether an event may wait after `after` (the progress a subscription last had here): one read, outside any
+   * transaction, so that an idle subscription's poll takes no write lock. Another instance may have moved on since:
+   * then the cycle that follows finds nothing, and learns the progress.
+   */
+  async mayHaveWaiting(subscription: Subscription, after: Progress): Promise<boolean> {
+    const [next] = await this.db.read<{ occurredAt: string }>(this.outbox.statements.pending, [
+      subscription.event,
+      ...after,
+    ]);
+    if (next === undefined) return false;
+    this.oldestWaiting.set(subscription.subscriber, Number(next.occurredAt));
+    return true;
   }
 
   counted(subscriber: string, count: number): void {
@@ -223,6 +238,9 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   }
 }
 
+/** Where a subscription stands: the (transaction id, position) of the last event it handled, as decimal text. */
+type Progress = [string, string];
+
 interface Claimed {
   event: string;
   afterTransaction: string;
@@ -246,6 +264,8 @@ class SubscriptionLoop {
   private woken = false;
   /** After a batch failed: one event at a time, until the failing one has been recorded. */
   private oneAtATime = false;
+  /** The progress the last cycle found with nothing after it: the next poll first looks, without a transaction. */
+  private idleAfter?: Progress;
 
   constructor(
     readonly subscription: Subscription,
@@ -277,8 +297,15 @@ class SubscriptionLoop {
   /** One cycle; how long to wait before the next (0: at once). */
   private async once(): Promise<number> {
     const { subscription, dispatcher } = this;
+    const woken = this.woken;
     this.woken = false;
     try {
+      const idleAfter = this.idleAfter;
+      this.idleAfter = undefined;
+      if (!woken && idleAfter && !(await dispatcher.mayHaveWaiting(subscription, idleAfter))) {
+        this.idleAfter = idleAfter;
+        return dispatcher.pollMs;
+      }
       const cycle = await dispatcher.cycle(subscription, this.oneAtATime);
       switch (cycle.kind) {
         case 'handled':
@@ -295,6 +322,9 @@ class SubscriptionLoop {
           return 0;
         case 'waiting':
           return Math.max(1, Math.min(cycle.untilMs - Date.now(), dispatcher.pollMs));
+        case 'idle':
+          this.idleAfter = cycle.after;
+          return this.woken ? 0 : dispatcher.pollMs;
         default:
           return this.woken ? 0 : dispatcher.pollMs;
       }
