@@ -12,6 +12,7 @@ import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS, continueIdsAt, queryDatabase } from './support/databases';
 import { OtlpReceiver } from './support/otlp-receiver';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
+import { EVENTS_USAGE, runEventsCommand } from '@app/events';
 import { waitFor } from './support/wait-for';
 
 /*
@@ -80,6 +81,9 @@ class KennelsController {
 @Module({ controllers: [KennelsController] })
 class KennelsModule {}
 
+/** Whether the audit refuses Boom: until its operator mends it, and replays the parked event. */
+const audit = { refusesBoom: true };
+
 @Module({})
 class AuditModule {
   constructor(events: DomainEvents, db: SqlClient) {
@@ -92,7 +96,7 @@ class AuditModule {
       async handle(event) {
         const { kennelId, name } = event.payload;
         await db.write(insert, [event.id, String(kennelId), typeof kennelId === 'bigint' ? 1 : 0, event.occurredAt]);
-        if (name === 'Boom') throw new Error('the audit cannot take a kennel named Boom');
+        if (name === 'Boom' && audit.refusesBoom) throw new Error('the audit cannot take a kennel named Boom');
       },
     });
   }
@@ -121,6 +125,7 @@ for (const kind of DATABASE_KINDS) {
       };
 
       beforeAll(async () => {
+        audit.refusesBoom = true;
         t = await startTestApp({
           kind,
           parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
@@ -229,6 +234,53 @@ for (const kind of DATABASE_KINDS) {
         expect(metrics).toContain('petstore_events_handled_total{subscriber="audit.kennels-seen"} 63');
         expect(metrics).toContain('petstore_events_lag_seconds{subscriber="audit.kennels-seen"} 0');
       });
+
+      it('lists the parked event with npm run events, and handles it once when replayed after the handler is mended', async () => {
+        const events = (...args: string[]) => command(args, t.database.url);
+        const [boom] = (await rows(
+          'SELECT o.id, o.aggregate_id FROM events_outbox o JOIN events_parked p ON p.event_id = o.id',
+        )) as Array<{ id: string; aggregate_id: string }>;
+        const listed = await events('parked', '--json');
+        expect(listed.status).toBe(0);
+        expect(JSON.parse(listed.stdout)).toEqual([
+          {
+            eventId: boom.id,
+            name: KENNEL_OPENED,
+            version: 1,
+            aggregateId: boom.aggregate_id,
+            occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+            subscriber: 'audit.kennels-seen',
+            attempts: 2,
+            error: 'Error: the audit cannot take a kennel named Boom',
+            parkedAt: expect.stringMatching(/Z$/),
+            replayRequestedAt: '-',
+          },
+        ]);
+        expect((await events('parked')).stdout).toMatch(
+          /^PARKED AT +SUBSCRIBER +EVENT ID +NAME +AGGREGATE +ATTEMPTS +REPLAY ASKED +ERROR\n/,
+        );
+
+        // Replayed while the handler still fails: it stays parked, one attempt more, and can be asked again.
+        expect(await events('replay', boom.id)).toEqual({
+          status: 0,
+          stdout: `Replay of ${boom.id} asked (1 subscriber): a running instance handles it within EVENTS_POLL_MS.\n`,
+          stderr: '',
+        });
+        const attemptsOf = async () => Number((await rows('SELECT attempts FROM events_parked'))[0]?.attempts);
+        await waitFor(async () => (await attemptsOf()) === 3, 'the failed replay to be counted');
+        expect(await rows('SELECT replay_requested_at FROM events_parked')).toEqual([{ replay_requested_at: null }]);
+
+        audit.refusesBoom = false;
+        expect((await events('replay', boom.id, '--subscriber', 'audit.kennels-seen')).status).toBe(0);
+        await waitFor(async () => (await count('SELECT COUNT(*) AS n FROM events_parked')) === 0, 'the replay');
+        expect(await count(`SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '${boom.aggregate_id}'`)).toBe(1);
+        expect(await events('parked')).toEqual({ status: 0, stdout: 'No parked event.\n', stderr: '' });
+        expect(await events('replay', boom.id)).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: `No parked event has the id ${boom.id}.\n`,
+        });
+      });
     },
   );
 }
@@ -291,3 +343,26 @@ for (const kind of DATABASE_KINDS) {
     },
   );
 }
+
+/** `npm run events` in this process, on the test's database: its exit status and what it printed. */
+async function command(args: string[], databaseUrl: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runEventsCommand(args, { DATABASE_URL: databaseUrl }, [...COMPOSITION, ...EVENT_TEST_PARTS], {
+    out: (text) => out.push(`${text}\n`),
+    err: (text) => err.push(`${text}\n`),
+  });
+  return { status, stdout: out.join(''), stderr: err.join('') };
+}
+
+describe('npm run events refusals that need no database', () => {
+  it.each([
+    [['replay'], 'replay takes an event id (and --subscriber)'],
+    [['parked', 'extra'], 'parked takes only --json'],
+    [['frob'], 'unknown command "frob"'],
+    [[], 'a command is needed'],
+  ])('%j: usage and exit status 2', async (args, message) => {
+    const result = await command(args, 'sqlite:/nonexistent/never-opened.sqlite');
+    expect(result).toEqual({ status: 2, stdout: '', stderr: `${message}\n\n${EVENTS_USAGE}\n` });
+  });
+});

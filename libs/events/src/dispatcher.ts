@@ -28,7 +28,8 @@ type Cycle =
   | { kind: 'idle'; after: Progress }
   | { kind: 'elsewhere' }
   | { kind: 'waiting'; untilMs: number }
-  | { kind: 'failed'; event: StoredEvent; error: unknown; first: boolean; attempts: number };
+  | { kind: 'replayed'; event: StoredEvent }
+  | { kind: 'failed'; event: StoredEvent; error: unknown; first: boolean; attempts: number; replay: boolean };
 
 /**
  * Runs each subscription after the commits: one loop per subscription in each instance, which handles its next events
@@ -103,12 +104,22 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   async cycle(subscription: Subscription, oneAtATime: boolean): Promise<Cycle> {
     let current: StoredEvent | undefined;
     let first = true;
+    let replay = false;
     let attempts = 0;
     try {
       return await this.db.transaction(async (): Promise<Cycle> => {
         const statements = this.outbox.statements;
         const [claimed] = await this.db.read<Claimed>(statements.claim, [subscription.subscriber]);
         if (claimed === undefined) return { kind: 'elsewhere' };
+        // A parked event an operator asked to replay goes first, whatever the head's backoff.
+        const [parked] = await this.db.read<StoredEvent>(statements.nextReplay, [subscription.subscriber]);
+        if (parked !== undefined) {
+          current = parked;
+          replay = true;
+          await this.handle(subscription, parked);
+          await this.db.write(statements.unpark, [subscription.subscriber, parked.id]);
+          return { kind: 'replayed', event: parked };
+        }
         attempts = claimed.attempts;
         const retryAt = Number(claimed.retryAt);
         if (retryAt > Date.now()) return { kind: 'waiting', untilMs: retryAt };
@@ -135,7 +146,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     } catch (error) {
       // The database's failure is no handler's: the loop waits and looks again, and no attempt is counted.
       if (current === undefined || isDatabaseUnavailable(error)) throw error;
-      return { kind: 'failed', event: current, error, first, attempts };
+      return { kind: 'failed', event: current, error, first, attempts, replay };
     }
   }
 
@@ -169,9 +180,12 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       subscription.event,
       ...after,
     ]);
-    if (next === undefined) return false;
-    this.oldestWaiting.set(subscription.subscriber, Number(next.occurredAt));
-    return true;
+    if (next !== undefined) {
+      this.oldestWaiting.set(subscription.subscriber, Number(next.occurredAt));
+      return true;
+    }
+    const statements = this.outbox.statements;
+    return (await this.db.read(statements.replayWaiting, [subscription.subscriber])).length > 0;
   }
 
   counted(subscriber: string, count: number): void {
@@ -187,7 +201,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     const { subscriber } = subscription;
     const { event, error } = failure;
     const attempts = failure.attempts + 1;
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const message = messageOf(error);
     this.failures?.inc({ subscriber });
     const statements = this.outbox.statements;
     await this.db.transaction(async () => {
@@ -199,14 +213,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         this.logger.warn({ msg: 'event handler failed', subscriber, event: event.name, eventId: event.id, attempts });
         return;
       }
-      await this.db.write(statements.park, [
-        subscriber,
-        event.id,
-        event.position,
-        attempts,
-        message.slice(0, 1024),
-        Date.now(),
-      ]);
+      await this.db.write(statements.park, [subscriber, event.id, event.position, attempts, message, Date.now()]);
       await this.db.write(statements.advance, [subscriber, event.transactionId, event.position]);
       this.db.onCommit(() => {
         this.parked?.inc({ subscriber });
@@ -220,6 +227,25 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         });
       });
     });
+  }
+
+  /** A replay that failed: the event stays parked, its attempt and error recorded, until a replay is asked again. */
+  async replayFailed(subscription: Subscription, event: StoredEvent, error: unknown): Promise<void> {
+    const message = messageOf(error);
+    this.failures?.inc({ subscriber: subscription.subscriber });
+    await this.db.write(this.outbox.statements.replayFailed, [subscription.subscriber, event.id, message]);
+    this.logger.error({
+      msg: 'parked event replay failed: it stays parked',
+      subscriber: subscription.subscriber,
+      event: event.name,
+      eventId: event.id,
+      error: message,
+    });
+  }
+
+  replayed(subscription: Subscription, event: StoredEvent): void {
+    this.counted(subscription.subscriber, 1);
+    this.logger.log({ msg: 'parked event replayed', subscriber: subscription.subscriber, eventId: event.id });
   }
 
   private async prune(): Promise<void> {
@@ -236,6 +262,11 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   warn(message: string, fields: Record<string, unknown>): void {
     this.logger.warn({ msg: message, ...fields });
   }
+}
+
+/** A failure as `events_parked` keeps it: its name and message, never its stack, within the column. */
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 1024);
 }
 
 /** Where a subscription stands: the (transaction id, position) of the last event it handled, as decimal text. */
@@ -311,7 +342,14 @@ class SubscriptionLoop {
         case 'handled':
           dispatcher.counted(subscription.subscriber, cycle.count);
           return 0;
+        case 'replayed':
+          dispatcher.replayed(subscription, cycle.event);
+          return 0;
         case 'failed':
+          if (cycle.replay) {
+            await dispatcher.replayFailed(subscription, cycle.event, cycle.error);
+            return 0;
+          }
           if (!cycle.first) {
             // An event after the first of a batch failed: those before it go one by one, then it is the head.
             this.oneAtATime = true;

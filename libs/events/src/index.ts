@@ -6,6 +6,8 @@ import { OutboxRecord } from './outbox.record';
 import { ParkedEventRecord } from './parked-event.record';
 import { SubscriptionRecord } from './subscription.record';
 
+export { EVENTS_USAGE, runEventsCommand } from './cli/events.command';
+
 /** Domain events as the application composes it: the outbox, the subscriptions' progress, and their dispatcher. */
 export const eventsCapability = defineCapability({
   name: 'events',

@@ -49,15 +49,31 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       'INSERT INTO events_parked (subscriber, event_id, position, attempts, error, parked_at) ' +
         'VALUES ($1, $2, $3, $4, $5, $6)',
     ),
+    /** Every parked event, oldest first, with the event itself. */
     parked: dialect.statement(
-      `SELECT p.subscriber, p.attempts, p.error, CAST(p.parked_at AS TEXT) AS "parkedAt", ${EVENT_COLUMNS} ` +
+      `SELECT p.subscriber, p.attempts, p.error, CAST(p.parked_at AS TEXT) AS "parkedAt", ` +
+        `CAST(p.replay_requested_at AS TEXT) AS "replayRequestedAt", ${EVENT_COLUMNS} ` +
         'FROM events_parked p JOIN events_outbox o ON o.position = p.position ORDER BY p.parked_at, p.subscriber',
     ),
-    parkedOne: dialect.statement(
-      `SELECT p.subscriber, p.attempts, p.error, CAST(p.parked_at AS TEXT) AS "parkedAt", ${EVENT_COLUMNS} ` +
-        'FROM events_parked p JOIN events_outbox o ON o.position = p.position WHERE p.event_id = $1 ORDER BY p.subscriber',
+    /** Asks for a replay of one parked event, for every subscriber that parked it or for one. */
+    requestReplay: dialect.statement(
+      "UPDATE events_parked SET replay_requested_at = $3 WHERE event_id = $1 AND ($2 = '' OR subscriber = $2)",
+    ),
+    /** Whether a replay waits for the subscription: an idle poll's second look. */
+    replayWaiting: dialect.statement(
+      'SELECT 1 AS waiting FROM events_parked WHERE subscriber = $1 AND replay_requested_at IS NOT NULL LIMIT 1',
+    ),
+    /** The parked event a replay was asked for first, with the event itself. */
+    nextReplay: dialect.statement(
+      `SELECT p.attempts, ${EVENT_COLUMNS} FROM events_parked p JOIN events_outbox o ON o.position = p.position ` +
+        'WHERE p.subscriber = $1 AND p.replay_requested_at IS NOT NULL ORDER BY p.replay_requested_at LIMIT 1',
     ),
     unpark: dialect.statement('DELETE FROM events_parked WHERE subscriber = $1 AND event_id = $2'),
+    /** A replay that failed: parked again as it was, its attempt counted, until another replay is asked for. */
+    replayFailed: dialect.statement(
+      'UPDATE events_parked SET attempts = attempts + 1, error = $3, replay_requested_at = NULL ' +
+        'WHERE subscriber = $1 AND event_id = $2',
+    ),
     /** Events every subscription of their name has passed, older than the retention, and parked by none. */
     prune: dialect.statement(
       'DELETE FROM events_outbox WHERE occurred_at < $1 AND NOT EXISTS (SELECT 1 FROM events_subscriptions s ' +

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * The `events_parked` table: an event a subscriber failed on every attempt, set aside so that its subscription goes
- * on. It stays, and its outbox row with it, until `npm run events -- replay` handles it.
+ * on. It stays, and its outbox row with it, until a replay (`npm run events -- replay`) handles it.
  */
 @Entity({ name: 'events_parked' })
 export class ParkedEventRecord {
@@ -25,4 +25,8 @@ export class ParkedEventRecord {
   /** Milliseconds since the epoch. */
   @Column({ name: 'parked_at', type: 'bigint' })
   parkedAt: number | string;
+
+  /** Milliseconds since the epoch: `npm run events -- replay` asked for it, and the subscription takes it next. */
+  @Column({ name: 'replay_requested_at', type: 'bigint', nullable: true })
+  replayRequestedAt: number | string | null;
 }

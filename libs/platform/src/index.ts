@@ -1,4 +1,4 @@
-export type { CommandOutput } from './cli/command-output';
+export { textTable, type CommandOutput } from './cli/command-output';
 export { AppConfig } from './config/app-config';
 export { Settings, type Environment } from './config/settings';
 export { ConfigError } from './config/config.error';

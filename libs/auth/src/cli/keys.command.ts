@@ -1,7 +1,15 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '@app/platform/errors';
 import { DatabaseSettings, openDatabase } from '@app/database';
-import { AppConfig, Composition, ConfigError, type CommandOutput, type Environment, type Part } from '@app/platform';
+import {
+  AppConfig,
+  Composition,
+  ConfigError,
+  textTable,
+  type CommandOutput,
+  type Environment,
+  type Part,
+} from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
 import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';
@@ -137,13 +145,5 @@ function table(keys: readonly ApiKey[]): string {
     ['NAME', 'PREFIX', 'CREATED', 'REVOKED', 'LAST USED'],
     ...keys.map((key) => [key.name, key.prefix, iso(key.createdAt), iso(key.revokedAt), iso(key.lastUsedAt)]),
   ];
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return textTable(rows);
 }

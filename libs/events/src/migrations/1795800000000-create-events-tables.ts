@@ -49,6 +49,7 @@ export class CreateEventsTables1795800000000 implements MigrationInterface {
           { name: 'attempts', type: 'integer' },
           { name: 'error', type: 'varchar', length: '1024' },
           { name: 'parked_at', type: 'bigint' },
+          { name: 'replay_requested_at', type: 'bigint', isNullable: true },
         ],
       }),
     );
