@@ -366,3 +366,56 @@ describe('npm run events refusals that need no database', () => {
     expect(result).toEqual({ status: 2, stdout: '', stderr: `${message}\n\n${EVENTS_USAGE}\n` });
   });
 });
+
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `domain events, two instances on one database, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let first: TestApp;
+      let second: TestApp;
+      beforeAll(async () => {
+        audit.refusesBoom = true;
+        const options = { parts: [...COMPOSITION, ...EVENT_TEST_PARTS], env: { EVENTS_POLL_MS: '50' } };
+        first = await startTestApp({ kind, ...options });
+        // The second on the first's database, which the first drops when it closes.
+        const database = { url: first.database.url, drop: async () => undefined };
+        second = await startTestApp({ kind: { ...kind, create: async () => database }, ...options });
+      });
+      afterAll(async () => {
+        await second?.close();
+        await first?.close();
+      });
+
+      it('hands each event to the subscriber once across both, whichever published it', async () => {
+        const rows = (sql: string) => queryDatabase(first.database.url, sql);
+        const answers = await Promise.all(
+          Array.from({ length: 100 }, (_, n) =>
+            (n % 2 === 0 ? first : second)
+              .http()
+              .post('/v1/kennels')
+              .set(AUTH)
+              .send({ name: `Fleet ${n}` }),
+          ),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+        const [{ last }] = await rows('SELECT CAST(MAX(position) AS TEXT) AS last FROM events_outbox');
+        await waitFor(
+          async () =>
+            String((await rows('SELECT after_position FROM events_subscriptions'))[0].after_position) === last,
+          'the subscription to pass the last event',
+        );
+        const seen = await rows('SELECT kennel_id FROM audit_seen');
+        expect(seen.map((row) => String(row.kennel_id)).sort()).toEqual(
+          answers.map((answer) => answer.body.id as string).sort(),
+        );
+        const handled = async (t: TestApp) =>
+          Number(
+            /petstore_events_handled_total\{subscriber="audit\.kennels-seen"\} (\d+)/.exec(
+              (await t.http().get('/metrics')).text,
+            )?.[1] ?? 0,
+          );
+        expect((await handled(first)) + (await handled(second))).toBe(100);
+      });
+    },
+  );
+}
