@@ -10,6 +10,7 @@ import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS, continueIdsAt, queryDatabase } from './support/databases';
+import { captured } from './support/command-output';
 import { OtlpReceiver } from './support/otlp-receiver';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
 import { EVENTS_USAGE, runEventsCommand } from '@app/events';
@@ -345,14 +346,9 @@ for (const kind of DATABASE_KINDS) {
 }
 
 /** `npm run events` in this process, on the test's database: its exit status and what it printed. */
-async function command(args: string[], databaseUrl: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runEventsCommand(args, { DATABASE_URL: databaseUrl }, [...COMPOSITION, ...EVENT_TEST_PARTS], {
-    out: (text) => out.push(`${text}\n`),
-    err: (text) => err.push(`${text}\n`),
-  });
-  return { status, stdout: out.join(''), stderr: err.join('') };
+function command(args: string[], databaseUrl: string) {
+  const parts = [...COMPOSITION, ...EVENT_TEST_PARTS];
+  return captured((io) => runEventsCommand(args, { DATABASE_URL: databaseUrl }, parts, io));
 }
 
 describe('npm run events refusals that need no database', () => {

@@ -1,20 +1,15 @@
 import { runKeysCommand } from '@app/auth';
 import { describe, expect, it } from 'vitest';
 import { COMPOSITION } from '../apps/petstore/src/composition';
+import { captured } from './support/command-output';
 
 /**
  * `npm run keys` refusals that need no database, run in this process: what the
  * built CLI prints and returns (test/slow/api-keys.e2e-spec.ts runs the built
  * CLI itself against real databases).
  */
-async function keys(args: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runKeysCommand(args, env, COMPOSITION, {
-    out: (text) => out.push(`${text}\n`),
-    err: (text) => err.push(`${text}\n`),
-  });
-  return { status, stdout: out.join(''), stderr: err.join('') };
+function keys(args: string[], env: Record<string, string> = {}) {
+  return captured((io) => runKeysCommand(args, env, COMPOSITION, io));
 }
 
 describe('npm run keys refusals that need no database', () => {

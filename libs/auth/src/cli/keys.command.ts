@@ -1,15 +1,6 @@
 import { parseArgs } from 'node:util';
-import { AppError } from '@app/platform/errors';
-import { DatabaseSettings, openDatabase } from '@app/database';
-import {
-  AppConfig,
-  Composition,
-  ConfigError,
-  textTable,
-  type CommandOutput,
-  type Environment,
-  type Part,
-} from '@app/platform';
+import { EXIT, runDatabaseCommand, type SqlClient } from '@app/database';
+import { textTable, type CommandOutput, type Environment, type Part } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
 import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';
@@ -23,80 +14,56 @@ Commands:
 
 The database is the one DATABASE_URL names (the environment, or .env), as for the service.`;
 
-/** Exit statuses: 0 done, 1 refused or failed, 2 not understood. */
-const OK = 0;
-const FAILED = 1;
-const USAGE = 2;
-
 /**
  * `npm run keys`: issue, list and revoke API keys in the service's database.
  * Returns the exit status; every refusal is one line on stderr.
  */
-export async function runKeysCommand(
+export function runKeysCommand(
   argv: readonly string[],
   env: Environment,
   parts: readonly Part[],
   io: CommandOutput,
 ): Promise<number> {
-  let parsed: ReturnType<typeof parseCommand>;
-  try {
-    parsed = parseCommand(argv);
-  } catch (error) {
-    io.err(`${(error as Error).message}\n\n${KEYS_USAGE}`);
-    return USAGE;
-  }
-  if (parsed.command === 'help') {
-    io.out(KEYS_USAGE);
-    return OK;
-  }
-  let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
-  try {
-    // The schema as the service brings it up to date: every part's migrations, from the same environment.
-    const config = AppConfig.fromEnvironment(env);
-    database = await openDatabase(DatabaseSettings.of(config.settings), Composition.of(parts, config).schema);
-    const keys = new ApiKeysService(new TypeOrmApiKeyRepository(database.sql));
-    switch (parsed.command) {
-      case 'create': {
-        const { key, apiKey } = await keys.create(parsed.name);
-        io.out(key);
-        io.err(`Created key "${apiKey.name}" (${apiKey.prefix}). Store it now: it is not shown again.`);
-        break;
-      }
-      case 'list': {
-        const all = await keys.list();
-        io.out(parsed.json ? JSON.stringify(all.map(listed), null, 2) : table(all));
-        break;
-      }
-      case 'revoke': {
-        const { apiKey, alreadyRevoked } = await keys.revoke(parsed.name);
-        io.out(
-          alreadyRevoked
-            ? `Key "${apiKey.name}" was already revoked at ${iso(apiKey.revokedAt)}.`
-            : `Revoked key "${apiKey.name}" (${apiKey.prefix}).`,
-        );
-        break;
-      }
-    }
-    return OK;
-  } catch (error) {
-    io.err(failureMessage(error));
-    return FAILED;
-  } finally {
-    await database?.close().catch(() => undefined);
-  }
+  return runDatabaseCommand({ usage: KEYS_USAGE, parse: parseCommand, run }, argv, env, parts, io);
 }
 
-type Command =
-  { command: 'help' } | { command: 'create' | 'revoke'; name: string } | { command: 'list'; json: boolean };
+async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<number> {
+  const keys = new ApiKeysService(new TypeOrmApiKeyRepository(sql));
+  switch (parsed.command) {
+    case 'create': {
+      const { key, apiKey } = await keys.create(parsed.name);
+      io.out(key);
+      io.err(`Created key "${apiKey.name}" (${apiKey.prefix}). Store it now: it is not shown again.`);
+      break;
+    }
+    case 'list': {
+      const all = await keys.list();
+      io.out(parsed.json ? JSON.stringify(all.map(listed), null, 2) : table(all));
+      break;
+    }
+    case 'revoke': {
+      const { apiKey, alreadyRevoked } = await keys.revoke(parsed.name);
+      io.out(
+        alreadyRevoked
+          ? `Key "${apiKey.name}" was already revoked at ${iso(apiKey.revokedAt)}.`
+          : `Revoked key "${apiKey.name}" (${apiKey.prefix}).`,
+      );
+      break;
+    }
+  }
+  return EXIT.ok;
+}
 
-function parseCommand(argv: readonly string[]): Command {
+type Command = { command: 'create' | 'revoke'; name: string } | { command: 'list'; json: boolean };
+
+function parseCommand(argv: readonly string[]): Command | 'help' {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
     options: { name: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, ...rest] = positionals;
-  if (values.help || command === 'help') return { command: 'help' };
+  if (values.help || command === 'help') return 'help';
   const noMore = (what: string, extra: unknown[]) => {
     if (extra.some((value) => value !== undefined)) throw new Error(`${what} takes no other arguments`);
   };
@@ -117,12 +84,6 @@ function parseCommand(argv: readonly string[]): Command {
     default:
       throw new Error(`unknown command "${command}"`);
   }
-}
-
-function failureMessage(error: unknown): string {
-  if (error instanceof ConfigError) return `Invalid configuration: ${error.message}`;
-  if (error instanceof AppError) return error.message;
-  return `Cannot use the database: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 function listed(key: ApiKey) {

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { DatabaseSettings, openDatabase } from '@app/database';
-import { AppConfig, Composition, ConfigError, textTable, type CommandOutput, type Environment } from '@app/platform';
-import type { Part } from '@app/platform';
+import { EXIT, runDatabaseCommand, type SqlClient } from '@app/database';
+import { textTable, type CommandOutput, type Environment, type Part } from '@app/platform';
 import { outboxStatements, type StoredEvent } from '../outbox-statements';
 
 export const EVENTS_USAGE = `Usage: npm run events -- <command>
@@ -14,14 +13,7 @@ Commands:
 
 The database is the one DATABASE_URL names (the environment, or .env), as for the service.`;
 
-const OK = 0;
-const FAILED = 1;
-const USAGE = 2;
-
-type Command =
-  | { command: 'help' }
-  | { command: 'parked'; json: boolean }
-  | { command: 'replay'; eventId: string; subscriber: string };
+type Command = { command: 'parked'; json: boolean } | { command: 'replay'; eventId: string; subscriber: string };
 
 interface Parked extends StoredEvent {
   subscriber: string;
@@ -32,65 +24,43 @@ interface Parked extends StoredEvent {
 }
 
 /** `npm run events`: the parked events of the service's database, and replays of them. Returns the exit status. */
-export async function runEventsCommand(
+export function runEventsCommand(
   argv: readonly string[],
   env: Environment,
   parts: readonly Part[],
   io: CommandOutput,
 ): Promise<number> {
-  let parsed: Command;
-  try {
-    parsed = parseCommand(argv);
-  } catch (error) {
-    io.err(`${(error as Error).message}\n\n${EVENTS_USAGE}`);
-    return USAGE;
-  }
-  if (parsed.command === 'help') {
-    io.out(EVENTS_USAGE);
-    return OK;
-  }
-  let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
-  try {
-    const config = AppConfig.fromEnvironment(env);
-    database = await openDatabase(DatabaseSettings.of(config.settings), Composition.of(parts, config).schema);
-    const { sql } = database;
-    const statements = outboxStatements(sql.dialect, sql.isPostgres);
-    if (parsed.command === 'parked') {
-      const parked = await sql.read<Parked>(statements.parked);
-      io.out(parsed.json ? JSON.stringify(parked.map(listed), null, 2) : table(parked));
-      return OK;
-    }
-    const { eventId, subscriber } = parsed;
-    const asked = await sql.write(statements.requestReplay, [eventId, subscriber, Date.now()]);
-    if (asked.changed === 0) {
-      io.err(`No parked event has the id ${eventId}${subscriber ? ` for ${subscriber}` : ''}.`);
-      return FAILED;
-    }
-    io.out(
-      `Replay of ${eventId} asked (${asked.changed} subscriber${asked.changed === 1 ? '' : 's'}): a running ` +
-        'instance handles it within EVENTS_POLL_MS.',
-    );
-    return OK;
-  } catch (error) {
-    io.err(
-      error instanceof ConfigError
-        ? `Invalid configuration: ${error.message}`
-        : `Cannot use the database: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return FAILED;
-  } finally {
-    await database?.close().catch(() => undefined);
-  }
+  return runDatabaseCommand({ usage: EVENTS_USAGE, parse: parseCommand, run }, argv, env, parts, io);
 }
 
-function parseCommand(argv: readonly string[]): Command {
+async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<number> {
+  const statements = outboxStatements(sql.dialect, sql.isPostgres);
+  if (parsed.command === 'parked') {
+    const parked = await sql.read<Parked>(statements.parked);
+    io.out(parsed.json ? JSON.stringify(parked.map(listed), null, 2) : table(parked));
+    return EXIT.ok;
+  }
+  const { eventId, subscriber } = parsed;
+  const asked = await sql.write(statements.requestReplay, [eventId, subscriber, Date.now()]);
+  if (asked.changed === 0) {
+    io.err(`No parked event has the id ${eventId}${subscriber ? ` for ${subscriber}` : ''}.`);
+    return EXIT.failed;
+  }
+  io.out(
+    `Replay of ${eventId} asked (${asked.changed} subscriber${asked.changed === 1 ? '' : 's'}): a running ` +
+      'instance handles it within EVENTS_POLL_MS.',
+  );
+  return EXIT.ok;
+}
+
+function parseCommand(argv: readonly string[]): Command | 'help' {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
     options: { json: { type: 'boolean' }, subscriber: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, ...rest] = positionals;
-  if (values.help || command === 'help') return { command: 'help' };
+  if (values.help || command === 'help') return 'help';
   switch (command) {
     case 'parked':
       if (rest.length > 0 || values.subscriber !== undefined) throw new Error('parked takes only --json');

@@ -1,0 +1,58 @@
+import { AppError } from '@app/platform/errors';
+import { AppConfig, Composition, ConfigError, type CommandOutput, type Environment, type Part } from '@app/platform';
+import { DatabaseSettings } from './database.settings';
+import { openDatabase } from './database.module';
+import type { SqlClient } from './sql-client';
+
+/** Exit statuses of a command: 0 done, 1 refused or failed, 2 not understood. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** A command-line tool on the service's database (`npm run keys`, `npm run events`), as its library describes it. */
+export interface DatabaseCommand<C> {
+  usage: string;
+  /** The command `argv` asks for, or `help`; throws a message for anything it cannot take. */
+  parse(argv: readonly string[]): C | 'help';
+  /** Does it, writing to `io`; returns the exit status. */
+  run(command: C, sql: SqlClient, io: CommandOutput): Promise<number>;
+}
+
+/**
+ * Runs `command` on the database DATABASE_URL names, brought up to date by the composition's migrations as the
+ * service would: usage errors exit 2 with the usage on stderr, every refusal or failure is one line on stderr and 1.
+ */
+export async function runDatabaseCommand<C>(
+  command: DatabaseCommand<C>,
+  argv: readonly string[],
+  env: Environment,
+  parts: readonly Part[],
+  io: CommandOutput,
+): Promise<number> {
+  let parsed: C | 'help';
+  try {
+    parsed = command.parse(argv);
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${command.usage}`);
+    return EXIT.usage;
+  }
+  if (parsed === 'help') {
+    io.out(command.usage);
+    return EXIT.ok;
+  }
+  let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  try {
+    const config = AppConfig.fromEnvironment(env);
+    database = await openDatabase(DatabaseSettings.of(config.settings), Composition.of(parts, config).schema);
+    return await command.run(parsed, database.sql, io);
+  } catch (error) {
+    io.err(failureMessage(error));
+    return EXIT.failed;
+  } finally {
+    await database?.close().catch(() => undefined);
+  }
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ConfigError) return `Invalid configuration: ${error.message}`;
+  if (error instanceof AppError) return error.message;
+  return `Cannot use the database: ${error instanceof Error ? error.message : String(error)}`;
+}
