@@ -11,7 +11,7 @@ export { constraintViolationOf, isDatabaseUnavailable } from './driver-errors';
 export { AlreadyExistsError, InvalidReferenceError } from './database.errors';
 export { BACKUP_USAGE, runBackupCommand } from './backup.command';
 export { openDatabase } from './database.module';
-export { EXIT, runDatabaseCommand, type DatabaseCommand } from './database-command';
+export { EXIT, runDatabaseCommand } from './database-command';
 export { DatabaseSettings };
 export { SqlClient } from './sql-client';
 export { int64Of } from './int64-column';
