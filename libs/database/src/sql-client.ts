@@ -159,7 +159,11 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
     const committed: Array<() => void> = [];
-    const withHooks = () => this.commitHooks.run(committed, work);
+    const withHooks = () => {
+      // Each attempt starts with none: what a PostgreSQL attempt that was undone asked for is not run.
+      committed.length = 0;
+      return this.commitHooks.run(committed, work);
+    };
     const done = this.spans
       ? this.spans.transaction(withHooks, (traced) => this.transactionNow(traced))
       : this.transactionNow(withHooks);
