@@ -310,6 +310,35 @@ for (const kind of DATABASE_KINDS) {
           stderr: `No parked event has the id ${boom.id}.\n`,
         });
       });
+      it('removes, as an instance starts, the events older than the retention that every subscriber has passed', async () => {
+        const transactionId = kind.name === 'postgres' ? 'CAST(CAST(pg_current_xact_id() AS TEXT) AS bigint)' : '0';
+        const longAgo = Date.now() - 3 * 3_600_000;
+        await rows(`UPDATE events_outbox SET occurred_at = ${longAgo} WHERE aggregate_id = '77'`);
+        await rows(
+          'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id) VALUES ' +
+            `('00000000-0000-4000-8000-000000000002', 'tests.unheard', 1, '1', ${longAgo}, '{}', ${transactionId}), ` +
+            `('00000000-0000-4000-8000-000000000003', 'tests.unheard', 1, '1', ${Date.now()}, '{}', ${transactionId})`,
+        );
+        const before = await count('SELECT COUNT(*) AS n FROM events_outbox');
+        const database = { url: t.database.url, drop: async () => undefined };
+        const another = await startTestApp({
+          kind: { ...kind, create: async () => database },
+          parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+          env: { EVENTS_RETENTION_HOURS: '1' },
+        });
+        try {
+          // Gone: the handled event made old, and the old one no subscriber takes; the new one stays.
+          await waitFor(
+            async () => (await count('SELECT COUNT(*) AS n FROM events_outbox')) === before - 2,
+            'the prune',
+          );
+          expect(
+            await rows("SELECT id FROM events_outbox WHERE aggregate_id = '77' OR name = 'tests.unheard'"),
+          ).toEqual([{ id: '00000000-0000-4000-8000-000000000003' }]);
+        } finally {
+          await another.close();
+        }
+      });
     },
   );
 }

@@ -19,7 +19,7 @@ const BATCH = 100;
 /** The wait before the second attempt at an event; each later one waits twice as long, up to {@link MAX_BACKOFF_MS}. */
 const FIRST_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 60_000;
-/** How often an instance removes events every subscriber has passed, once they are older than the retention. */
+/** How often an instance removes events every subscriber has passed, once older than the retention (and at start). */
 const PRUNE_EVERY_MS = 60_000;
 
 /** What one look at a subscription found. */
@@ -91,6 +91,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       for (const loop of this.loops) if (loop.subscription.event === name) loop.wake();
     });
     for (const loop of this.loops) loop.start();
+    void this.prune();
     this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS).unref();
   }
 
@@ -171,9 +172,9 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   /**
-   * Whether an event may wait after `after` (the progress a subscription last had here): one read, outside any
-   * transaction, so that an idle subscription's poll takes no write lock. Another instance may have moved on since:
-   * then the cycle that follows finds nothing, and learns the progress.
+   * Whether an event may wait after `after` (the progress a subscription last had here), or a replay an operator asked
+   * for: reads outside any transaction, so that an idle subscription's poll takes no write lock. Another instance may
+   * have moved on since: then the cycle that follows finds nothing, and learns the progress.
    */
   async mayHaveWaiting(subscription: Subscription, after: Progress): Promise<boolean> {
     const [next] = await this.db.read<{ occurredAt: string }>(this.outbox.statements.pending, [
