@@ -10,6 +10,9 @@
  *   but the platform core, once, in CAPABILITIES or FEATURES;
  * - composition-kinds-match: each in the list its module.json `kind` names;
  * - composition-orders-dependencies-first: each after every library it depends on.
+ * - undeclared-imports-are-event-types: what a library imports of another it does not declare (a type-only import,
+ *   which the cruise lets through) is that library's event types, exported by its index.ts from a `*.event.ts` file:
+ *   a subscriber names the events it reacts to, and takes nothing more of their publisher.
  *
  * Prints each violation, and exits 1 if there is any; with --json, prints them as JSON (test/architecture.spec.ts
  * runs this over a broken fixture tree, and expects each rule to fire).
@@ -33,6 +36,8 @@ const EXTRA_RULES = {
     "A library stands in CAPABILITIES or FEATURES as its module.json's kind says: only features' routes are served under /v1.",
   'composition-orders-dependencies-first':
     'Each part of the composition comes after every library it depends on, so that the parts start in an order that works.',
+  'undeclared-imports-are-event-types':
+    "A library takes of another it does not list in dependsOn only event types (import type, from the other's index.ts, declared in a *.event.ts file).",
 };
 
 /** The cruise of .dependency-cruiser.cjs, as JSON: its violations, and every module with its resolved imports. */
@@ -80,6 +85,50 @@ function unusedDeclarations(modules, libs) {
       .filter((other) => !used.get(name).has(other))
       .map((other) => violation('modules-declare-only-what-they-use', `libs/${name}/module.json`, `libs/${other}`)),
   );
+}
+
+/** The names an import declaration of `file` takes from `specifier`, and whether the whole declaration is type-only. */
+function namesImported(file, specifier) {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  return source.statements
+    .filter((statement) => ts.isImportDeclaration(statement) && statement.moduleSpecifier.text === specifier)
+    .flatMap(({ importClause }) => {
+      const bindings = importClause?.namedBindings;
+      // A default or namespace import takes the whole module: no single name to check.
+      if (!bindings || !ts.isNamedImports(bindings)) return ['*'];
+      return bindings.elements.map((element) => (element.propertyName ?? element.name).text);
+    });
+}
+
+/** The names `index` (a library's index.ts) exports from a `*.event` module. */
+function eventTypesOf(index) {
+  const source = ts.createSourceFile(index, readFileSync(index, 'utf8'), ts.ScriptTarget.Latest, true);
+  return new Set(
+    source.statements
+      .filter(
+        (statement) => ts.isExportDeclaration(statement) && /\.event$/.test(statement.moduleSpecifier?.text ?? ''),
+      )
+      .flatMap(({ exportClause }) => (exportClause && ts.isNamedExports(exportClause) ? exportClause.elements : []))
+      .map((element) => element.name.text),
+  );
+}
+
+/** Type-only imports of a library the importer does not declare, of anything but that library's event types. */
+function undeclaredImports(modules, libs) {
+  const declared = new Map(libs.map(({ name, dependsOn = [] }) => [name, new Set([name, 'platform', ...dependsOn])]));
+  return modules.flatMap(({ source, dependencies }) => {
+    const from = /^libs\/([^/]+)\//.exec(source)?.[1];
+    if (!declared.has(from)) return [];
+    // An undeclared import that runs is the cruise's modules-use-only-what-they-declare; here, the type-only ones.
+    return dependencies.flatMap(({ resolved, module: specifier, dependencyTypes }) => {
+      const to = /^libs\/([^/]+)\/src\/index\.ts$/.exec(resolved)?.[1];
+      if (to === undefined || declared.get(from).has(to) || !dependencyTypes.includes('type-only')) return [];
+      const events = eventTypesOf(resolved);
+      return namesImported(source, specifier)
+        .filter((name) => !events.has(name))
+        .map((name) => violation('undeclared-imports-are-event-types', source, `${resolved}#${name}`));
+    });
+  });
 }
 
 /** The composition's two lists, each entry as the library its name is imported from (`@app/<library>`). */
@@ -142,6 +191,7 @@ const libs = libraries();
 const violations = [
   ...result.summary.violations,
   ...unusedDeclarations(result.modules, libs),
+  ...undeclaredImports(result.modules, libs),
   ...compositionViolations(libs),
 ];
 if (json) {
