@@ -23,7 +23,7 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
     ),
     register: dialect.statement(
       'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at) ' +
-        'VALUES ($1, $2, 0, 0, 0, 0) ON CONFLICT (subscriber) DO NOTHING',
+        'VALUES ($1, $2, 0, 0, 0, 0) ON CONFLICT (subscriber) DO UPDATE SET event = $2',
     ),
     /** The subscription's row, locked for this transaction; none while another instance holds it (PostgreSQL). */
     claim: dialect.statement(
