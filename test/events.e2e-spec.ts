@@ -220,8 +220,9 @@ for (const kind of DATABASE_KINDS) {
         const id = opened.body.id as string;
         const read = db.dialect.statement('SELECT name FROM kennels WHERE id = $1');
         const write = db.dialect.statement('UPDATE kennels SET name = $2 WHERE id = $1');
-        // Eight same-tick read-then-write transactions on one row: on PostgreSQL some clash and run again.
-        await Promise.all(
+        // Eight same-tick read-then-write transactions on one row: on PostgreSQL some clash and run again (one may
+        // still clash at its fifth attempt, and fail: it published nothing then).
+        const outcomes = await Promise.allSettled(
           Array.from({ length: 8 }, (_, n) =>
             db.transaction(async () => {
               // Published first, so that an attempt undone at the clash below had published too.
@@ -231,8 +232,10 @@ for (const kind of DATABASE_KINDS) {
             }),
           ),
         );
-        expect(await count("SELECT COUNT(*) AS n FROM events_outbox WHERE name = 'tests.tallied'")).toBe(8);
-        expect(await metric(/petstore_events_published_total\{event="tests\.tallied"\} (\d+)/)).toBe(8);
+        const committed = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+        expect(committed).toBeGreaterThan(0);
+        expect(await count("SELECT COUNT(*) AS n FROM events_outbox WHERE name = 'tests.tallied'")).toBe(committed);
+        expect(await metric(/petstore_events_published_total\{event="tests\.tallied"\} (\d+)/)).toBe(committed);
         // On PostgreSQL the clash was real: some of the eight ran again, each of them publishing again.
         if (kind.name === 'postgres') expect(await retries()).toBeGreaterThan(retriedBefore);
       });
