@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { spawnChild } from './children';
+import { childrenOf, spawnChild } from './children';
 import { waitFor } from './wait-for';
 
 /**
@@ -259,19 +259,7 @@ export class Container {
 
 /** The first process below `pid` whose root directory is not the host's, and whose name is not buildah's helper. */
 function firstContainedDescendant(pid: number): number | undefined {
-  const children = (parent: number): number[] =>
-    readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .map(Number)
-      .filter((candidate) => {
-        try {
-          const stat = readFileSync(`/proc/${candidate}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
-        } catch {
-          return false;
-        }
-      });
-  const queue = children(pid);
+  const queue = childrenOf(pid);
   while (queue.length > 0) {
     const candidate = queue.shift()!;
     try {
@@ -281,7 +269,7 @@ function firstContainedDescendant(pid: number): number | undefined {
     } catch {
       // gone meanwhile
     }
-    queue.push(...children(candidate));
+    queue.push(...childrenOf(candidate));
   }
   return undefined;
 }

@@ -5,7 +5,7 @@ import {
   type StdioNull,
   type StdioPipe,
 } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
 type Child = ChildProcessByStdio<null, Readable, Readable>;
@@ -62,4 +62,20 @@ export function spawnChild(
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
+}
+
+/** The processes whose parent is `pid`, read from /proc (a process in a session of its own is found too). */
+export function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // The fourth field of /proc/PID/stat, after the command in parentheses, is the parent's pid.
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

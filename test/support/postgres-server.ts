@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { spawnChild } from './children';
+import { childrenOf, spawnChild } from './children';
 import { freePort } from './service-process';
 import { waitFor } from './wait-for';
 
@@ -102,22 +102,6 @@ export async function ownPostgres(): Promise<OwnPostgres> {
     await remove();
     throw error;
   }
-}
-
-/** The server's backends and helpers: each in a session of its own (PostgreSQL calls setsid), so found by parent. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        // The fourth field of /proc/PID/stat, after the command in parentheses, is the parent's pid.
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {

@@ -46,7 +46,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly failures?: Counter<'subscriber'>;
   private readonly parked?: Counter<'subscriber'>;
   /** Per subscriber, when the oldest event it has not handled occurred (as of its last look); absent: none waits. */
-  readonly oldestWaiting = new Map<string, number>();
+  private readonly oldestWaiting = new Map<string, number>();
 
   constructor(
     private readonly db: SqlClient,
@@ -211,7 +211,9 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       if (attempts < this.settings.maxAttempts) {
         const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1));
         await this.db.write(statements.failed, [subscriber, attempts, Date.now() + backoff]);
-        this.logger.warn({ msg: 'event handler failed', subscriber, event: event.name, eventId: event.id, attempts });
+        this.db.onCommit(() =>
+          this.logger.warn({ msg: 'event handler failed', subscriber, event: event.name, eventId: event.id, attempts }),
+        );
         return;
       }
       await this.db.write(statements.park, [subscriber, event.id, event.position, attempts, message, Date.now()]);

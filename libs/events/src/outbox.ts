@@ -64,8 +64,7 @@ export class Outbox extends DomainEvents {
   }
 
   /** `listener` hears the name of each event this process commits. */
-  onPublished(listener: (name: string) => void): () => void {
+  onPublished(listener: (name: string) => void): void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 }
