@@ -19,7 +19,7 @@ type Pet = NonNullable<WriteOutcome['body']>;
 /**
  * What the backup reports of a database the service made: the newest migration of the composition's parts and
  * every table of their entities but the readiness probe's, by name, each with its rows (every table
- * but pets empty here). Worked out from the composition, so that a new module's tables are expected without an edit.
+ * but pets and the outbox of their events empty here). Worked out from the composition, so that a new module's tables are expected without an edit.
  */
 function expectedLine(): RegExp {
   const schema = serviceSchema();
@@ -28,8 +28,9 @@ function expectedLine(): RegExp {
     .tables.filter((table) => schema.entities.includes(table.target as never) && table.name !== 'database_write_probe')
     .map((table) => table.name!)
     .sort();
-  const counts = tables.map((name) => (name === 'pets' ? 'pets (\\d+) rows' : `${name} 0 rows`)).join(', ');
-  return new RegExp(`^Backed up (.+) to (.+): integrity ok, schema at ${newest.at(-1)}; ${counts}\\n$`);
+  // Each pet created published its pets.pet-created: the copy holds as many events as pets.
+  const counts = tables.map((name) => (/^(pets|events_outbox)$/.test(name) ? `${name} (\\d+) rows` : `${name} 0 rows`));
+  return new RegExp(`^Backed up (.+) to (.+): integrity ok, schema at ${newest.at(-1)}; ${counts.join(', ')}\\n$`);
 }
 const timestampOf = (migration: string) => Number(/(\d{13})$/.exec(migration)?.[1]);
 const LINE = expectedLine();
@@ -57,10 +58,11 @@ describe('npm run backup', () => {
 
       expect(backup.stderr).toBe('');
       expect(backup.status).toBe(0);
-      const [, source, target, rows] = LINE.exec(backup.stdout) ?? [];
+      const [, source, target, events, rows] = LINE.exec(backup.stdout) ?? [];
       expect(source).toBe(join(service.folder(), 'data', 'petstore.sqlite'));
       expect(target).toBe(file);
       expect(Number(rows)).toBeGreaterThanOrEqual(before.length);
+      expect(Number(events)).toBe(Number(rows));
       // Only the backup's own file: no temporary copy is left beside it.
       expect(readdirSync(service.folder()).sort()).toEqual(['backup.sqlite', 'data']);
       // The writers never saw anything but a 201 while the backup ran.

@@ -14,6 +14,7 @@ import { captured } from './support/command-output';
 import { OtlpReceiver } from './support/otlp-receiver';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
 import { EVENTS_USAGE, runEventsCommand } from '@app/events';
+import type { PetCreated } from '@app/pets';
 import { waitFor } from './support/wait-for';
 
 /*
@@ -36,6 +37,10 @@ class CreateEventTestTables1900000000000 implements MigrationInterface {
     await runner.query(
       'CREATE TABLE "audit_seen" ("event_id" varchar(36) NOT NULL, "kennel_id" varchar(20) NOT NULL, ' +
         '"kennel_id_is_bigint" integer NOT NULL, "occurred_at" varchar(24) NOT NULL)',
+    );
+    await runner.query(
+      'CREATE TABLE "audit_pets_seen" ("event_id" varchar(36) NOT NULL, "aggregate_id" varchar(20) NOT NULL, ' +
+        '"version" integer NOT NULL, "payload" varchar(400) NOT NULL)',
     );
   }
   async down(): Promise<void> {}
@@ -100,6 +105,20 @@ class AuditModule {
         if (name === 'Boom' && audit.refusesBoom) throw new Error('the audit cannot take a kennel named Boom');
       },
     });
+    // The pets module's event, its type taken from pets' index.ts and nothing else of it.
+    const petSeen = db.dialect.statement(
+      'INSERT INTO audit_pets_seen (event_id, aggregate_id, version, payload) VALUES ($1, $2, $3, $4)',
+    );
+    events.subscribe<PetCreated>({
+      subscriber: 'audit.pets-seen',
+      event: 'pets.pet-created',
+      async handle(event) {
+        const { petId, name, categoryId, status } = event.payload;
+        const exact = typeof petId === 'bigint' && typeof categoryId === 'bigint';
+        const payload = JSON.stringify({ petId: String(petId), name, categoryId: String(categoryId), status, exact });
+        await db.write(petSeen, [event.id, event.aggregateId, event.version, payload]);
+      },
+    });
   }
 }
 
@@ -148,6 +167,49 @@ for (const kind of DATABASE_KINDS) {
         expect(await count(`SELECT COUNT(*) AS n FROM events_outbox WHERE name = '${KENNEL_OPENED}'`)).toBe(60);
       });
 
+      it('hears pets.pet-created once for each pet created, keyed or plain, exact; nothing for a replay or a refusal', async () => {
+        await continueIdsAt(t.database.url, 'pets', 9007199254740993n);
+        const create = (n: number) => {
+          const post = t.http().post('/v1/pets').set(AUTH);
+          if (n % 2 === 0) post.set('idempotency-key', `pet-seen-${n}`);
+          return post.send({ name: `Seen pet ${n}`, categoryId: n, ...(n % 3 === 0 ? {} : { status: 'available' }) });
+        };
+        const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => create(n)));
+        expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+        const replay = await create(0);
+        expect(replay.status).toBe(201);
+        expect(replay.headers['idempotent-replayed']).toBe('true');
+        const refused = await t
+          .http()
+          .post('/v1/pets')
+          .set(AUTH)
+          .send({ name: 'No status', categoryId: 1, status: 'lost' });
+        expect(refused.status).toBe(400);
+        await waitFor(
+          async () => (await count('SELECT COUNT(*) AS n FROM audit_pets_seen')) >= 40,
+          'the audit to see 40 pets',
+        );
+        const seen = await rows('SELECT aggregate_id, version, payload FROM audit_pets_seen ORDER BY aggregate_id');
+        // The ids as the responses spelled them (JSON numbers past 2^53, which JSON.parse would round).
+        const ids = answers.map((answer) => /"id":(\d+)/.exec(answer.text)![1]);
+        const expected = answers
+          .map((answer, n) => ({
+            aggregate_id: ids[n],
+            version: 1,
+            payload: JSON.stringify({
+              petId: ids[n],
+              name: `Seen pet ${n}`,
+              categoryId: String(n),
+              status: n % 3 === 0 ? null : 'available',
+              exact: true,
+            }),
+          }))
+          .sort((a, b) => (BigInt(a.aggregate_id) < BigInt(b.aggregate_id) ? -1 : 1));
+        expect(seen.map((row) => ({ ...row, version: Number(row.version) }))).toEqual(expected);
+        expect(ids.every((id) => BigInt(id) >= 9007199254740993n)).toBe(true);
+        expect(await count("SELECT COUNT(*) AS n FROM events_outbox WHERE name = 'pets.pet-created'")).toBe(40);
+      });
+
       it('publishes nothing again for a replayed keyed create', async () => {
         const before = await count('SELECT COUNT(*) AS n FROM events_outbox');
         const replay = await open('Seen 0', 'seen-0');
@@ -162,10 +224,11 @@ for (const kind of DATABASE_KINDS) {
         expect(opened.status).toBe(201);
         expect(opened.body).toEqual({ id: '9007199254740993', name: 'Big' });
         const [event] = await rows(
-          "SELECT id, name, version, aggregate_id, payload FROM events_outbox WHERE aggregate_id = '9007199254740993'",
+          'SELECT id, name, version, aggregate_id, payload FROM events_outbox ' +
+            `WHERE aggregate_id = '9007199254740993' AND name = '${KENNEL_OPENED}'`,
         );
         expect(event).toEqual({
-          id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+          id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
           name: KENNEL_OPENED,
           version: 1,
           aggregate_id: '9007199254740993',
@@ -248,7 +311,9 @@ for (const kind of DATABASE_KINDS) {
           async () => (await count(`SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '${after.body.id}'`)) === 1,
           'the event after the failing one to be handled',
         );
-        const [boomEvent] = await rows(`SELECT id FROM events_outbox WHERE aggregate_id = '${boom.body.id}'`);
+        const [boomEvent] = await rows(
+          `SELECT id FROM events_outbox WHERE aggregate_id = '${boom.body.id}' AND name = '${KENNEL_OPENED}'`,
+        );
         expect(await rows('SELECT subscriber, event_id, attempts, error FROM events_parked')).toEqual([
           {
             subscriber: 'audit.kennels-seen',
@@ -460,7 +525,7 @@ for (const kind of DATABASE_KINDS) {
             (
               await rows(
                 'SELECT COUNT(*) AS n FROM events_outbox o, events_subscriptions s ' +
-                  'WHERE (o.transaction_id, o.position) > (s.after_transaction, s.after_position)',
+                  'WHERE o.name = s.event AND (o.transaction_id, o.position) > (s.after_transaction, s.after_position)',
               )
             )[0].n,
           );

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PetCatalog } from '@app/pets';
-import { DatabaseSettings, SqlClient, openDatabase } from '@app/database';
+import { DatabaseSettings, SqlClient, isDatabaseUnavailable, openDatabase } from '@app/database';
 import { Idempotent } from '@app/idempotency';
 import { Responds, defineFeature } from '@app/platform';
 import { UnitOfWork } from '@app/platform/ports';
@@ -165,6 +165,75 @@ for (const kind of DATABASE_KINDS) {
           ),
         );
         expect(await namesLike('texts-%')).toEqual(names);
+      });
+
+      describe('carrying(): a write and the row it carries', () => {
+        const carriedRows =
+          kind.name === 'postgres'
+            ? 'INSERT INTO carried_rows (name) SELECT r->>0 FROM jsonb_array_elements(CAST($1 AS jsonb)) AS rows(r)'
+            : 'INSERT INTO carried_rows (name) SELECT value ->> 0 FROM json_each($1)';
+        const carrying = (name: string, row: string) =>
+          db.sql.carrying(
+            () => db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), [name]),
+            { sql: carriedRows, row: () => [row] },
+          );
+        const rowsLike = async (pattern: string) =>
+          (
+            await db.sql.read<{ name: string }>(
+              statement('SELECT name FROM carried_rows WHERE name LIKE $1 ORDER BY name'),
+              [pattern],
+            )
+          ).map((row) => row.name);
+
+        beforeAll(async () => {
+          await db.sql.write("CREATE TABLE carried_rows (name VARCHAR(64) NOT NULL CHECK (name <> 'refused'))");
+        });
+
+        it('keeps each of forty same-tick writes with its row, or neither; the one whose row is refused, neither', async () => {
+          const names = Array.from({ length: 40 }, (_, n) => `carry-${String(n).padStart(2, '0')}`);
+          const plain = Array.from({ length: 10 }, (_, n) => `alongside-${n}`);
+          // The table refuses the twelfth's row; on SQLite they share one batch, whose rollback undoes them all.
+          const outcomes = await Promise.allSettled([
+            ...names.map((name, n) => carrying(name, n === 11 ? 'refused' : `row-of-${name}`)),
+            ...plain.map((name) =>
+              db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 2)'), [name]),
+            ),
+          ]);
+          const kept = new Set([...(await namesLike('carry-%')), ...(await namesLike('alongside-%'))]);
+          const rows = new Set(await rowsLike('row-of-%'));
+          expect(await rowsLike('refused')).toEqual([]);
+          expect(kept.has('carry-11')).toBe(false);
+          const refusal = outcomes[11] as PromiseRejectedResult;
+          expect(refusal.status).toBe('rejected');
+          expect(String(refusal.reason)).toMatch(/CHECK constraint|check constraint/);
+          for (const [n, name] of [...names, ...plain].entries()) {
+            const outcome = outcomes[n];
+            const carries = n < names.length;
+            if (outcome.status === 'fulfilled') {
+              expect(kept.has(name), `${name} answered kept`).toBe(true);
+              if (carries) expect(rows.has(`row-of-${name}`), `the row of ${name}`).toBe(true);
+            } else {
+              expect(kept.has(name), `${name} answered refused: ${String(outcome.reason)}`).toBe(false);
+              expect(rows.has(`row-of-${name}`), `the row of ${name}, refused`).toBe(false);
+              // The others were undone with the batch: answered as such, to be sent again (503).
+              if (n !== 11) expect(isDatabaseUnavailable(outcome.reason), String(outcome.reason)).toBe(true);
+            }
+          }
+          if (kind.name === 'postgres') expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(1);
+        });
+
+        it('keeps nothing of a change that throws after its write, and answers its error', async () => {
+          const failing = db.sql.carrying(
+            async () => {
+              await db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['thrown-after']);
+              throw new Error('the change failed after its write');
+            },
+            { sql: carriedRows, row: () => ['row-of-thrown-after'] },
+          );
+          await expect(failing).rejects.toThrow('the change failed after its write');
+          expect(await namesLike('thrown-after')).toEqual([]);
+          expect(await rowsLike('row-of-thrown-after')).toEqual([]);
+        });
       });
 
       // PostgreSQL alone may refuse to commit a transaction that it cannot serialize with those beside it.

@@ -40,7 +40,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // TypeORM releases a PostgreSQL query runner whose connection failed (a backend terminated between two statements
   // of a transaction, or a connection lost); the next statement on it is refused with this. The SqlClient releases a
   // runner only once the work on it is done, so here it means the connection was lost.
-  if (error instanceof QueryRunnerAlreadyReleasedError) return true;
+  if (error instanceof QueryRunnerAlreadyReleasedError || error instanceof BatchUndone) return true;
   const cause = driverErrorOf(error);
   if (!cause) return false;
   const { code } = cause;
@@ -81,6 +81,17 @@ export class UnconfirmedWrite extends Error {
   constructor(override readonly cause: unknown) {
     super('the database did not confirm the commit');
     this.name = 'UnconfirmedWrite';
+  }
+}
+
+/**
+ * A SQLite write batch rolled back because a write carried by one of its jobs failed (decision 0030): this job's write
+ * was undone with it, nothing of it kept, and it may be sent again (answered 503 `database_unavailable`).
+ */
+export class BatchUndone extends Error {
+  constructor() {
+    super('the write batch was rolled back for another of its writes');
+    this.name = 'BatchUndone';
   }
 }
 

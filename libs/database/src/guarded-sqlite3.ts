@@ -56,6 +56,7 @@ function driverOf(fileGuard: SqliteFileGuard, reuseStatements: boolean): typeof 
       };
       const statements = reuseStatements ? new PreparedStatements(this) : undefined;
       const runOnce = this.run.bind(this) as Call;
+      const exec = this.exec.bind(this) as Call;
       const runAgain = statements?.call('run') ?? runOnce;
       const all: Call = statements ? statements.call('all') : (this.all.bind(this) as Call);
       // `run` steps once. A write without RETURNING is done then, and may reuse its statement; a write with
@@ -75,6 +76,13 @@ function driverOf(fileGuard: SqliteFileGuard, reuseStatements: boolean): typeof 
           const commits = COMMIT.test(sql);
           track(sql);
           return all(sql, ...(commits ? checkedBeforeReply(args, fileGuard) : args));
+        },
+        // Steering statements, a few in one call (`BEGIN IMMEDIATE; INSERT ...`), without literals: split on `;`.
+        exec: (sql: string, ...args: unknown[]) => {
+          const parts = sql.split(';');
+          const commits = parts.some((part) => COMMIT.test(part));
+          parts.forEach(track);
+          return exec(sql, ...(commits ? checkedBeforeReply(args, fileGuard) : args));
         },
       });
       if (statements) {

@@ -19,8 +19,18 @@ import { PostgresConnection } from './postgres-connection';
 import { SqlDialect } from './sql-dialect';
 import { writeResultOf, type WriteResult } from './write-result';
 import { connect } from './connect';
-import { SqliteWriteBatches } from './sqlite-write-batches';
+import { SqliteWriteBatches, type Carry } from './sqlite-write-batches';
 import { SqlSpans } from './sql-spans';
+
+/**
+ * A row written with a write, made of what the code that made the write returned. `sql` takes rows as one parameter,
+ * a JSON array of rows, each an array of JSON values (SQLite's `json_each($1)`, PostgreSQL's
+ * `jsonb_array_elements(CAST($1 AS jsonb))`): on SQLite the rows all the writes of a batch carry are one statement.
+ */
+export interface CarriedRow<T> {
+  readonly sql: string;
+  row(result: T): unknown[];
+}
 
 /** How often a PostgreSQL transaction is tried when it cannot be serialized with those beside it. */
 export const TRANSACTION_ATTEMPTS = 5;
@@ -51,6 +61,8 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   private readonly current = new AsyncLocalStorage<QueryRunner>();
   /** The callbacks of the outermost transaction the calling code runs in, for after its commit. */
   private readonly commitHooks = new AsyncLocalStorage<Array<() => void>>();
+  /** SQLite: the code `carrying()` runs, whose one write carries another. */
+  private readonly carriers = new AsyncLocalStorage<Carrier>();
   /** SQLite: the writing connection, and the writes' one path to it. */
   private writer?: Promise<DataSource>;
   private readonly writes = new SqliteWriteBatches(
@@ -113,7 +125,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   private async writeNow(sql: string, parameters: unknown[]): Promise<WriteResult> {
     const runner = this.current.getStore();
     if (runner) return writeResultOf(await runner.query(sql, parameters, true));
-    if (!this.isPostgres) return this.writes.write(sql, parameters);
+    if (!this.isPostgres) return this.carriers.getStore()?.write(sql, parameters) ?? this.writes.write(sql, parameters);
     const pooled = this.dataSource.createQueryRunner();
     try {
       // Connected first: a failure to connect sent nothing, one after may have committed.
@@ -158,6 +170,9 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    */
   transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
+    if (this.carriers.getStore()) {
+      return Promise.reject(new Error('carrying() runs one write: a transaction inside it would wait for its batch'));
+    }
     const committed: Array<() => void> = [];
     const withHooks = () => {
       // Each attempt starts with none: what a PostgreSQL attempt that was undone asked for is not run.
@@ -192,6 +207,30 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
       }
     }
+  }
+
+  /**
+   * Runs `change`, code that makes exactly one write (a repository's insert), and writes the row `carried` makes of
+   * what `change` returns: both commit, or neither. What {@link transaction} around the two would do, and inside a
+   * transaction, or on PostgreSQL, what it does. On SQLite, outside one, the write rides the write batch beside its
+   * single statements instead, and the rows of all the batch's carrying writes are one statement before its commit
+   * (decision 0030): `change` is told its write's result as soon as it ran, before the batch commits, and the batch
+   * waits for its row; the promise resolves once both committed. So `change` makes one write and nothing slow after
+   * it, and no transaction.
+   */
+  carrying<T>(change: () => Promise<T>, carried: CarriedRow<T>): Promise<T> {
+    if (this.isPostgres || this.current.getStore()) {
+      return this.transaction(async () => {
+        const result = await change();
+        await this.write(carried.sql, [JSON.stringify([carried.row(result)])]);
+        return result;
+      });
+    }
+    const carrier = new Carrier(this.writes, carried.sql);
+    return this.carriers.run(carrier, change).then(
+      (result) => carrier.carry(() => carried.row(result)).then(() => result),
+      (error: unknown) => carrier.abandon(error),
+    );
   }
 
   /** UnitOfWork: {@link transaction}, for application layers, which see the port and not the client. */
@@ -271,6 +310,51 @@ async function discard(runner: QueryRunner): Promise<void> {
   // Connected already: connect() hands back its connection.
   const connection: unknown = await runner.connect();
   if (connection instanceof PostgresConnection) connection.discard();
+}
+
+/**
+ * SQLite: the one write of `carrying()`'s code, and the row it carries, as one job of the write batches. The write's
+ * promise resolves as soon as it ran (its result told to the code that made it); the row follows; `carry()` resolves
+ * once the batch committed both.
+ */
+class Carrier {
+  private job?: Promise<WriteResult>;
+  private readonly row = Promise.withResolvers<unknown[]>();
+
+  constructor(
+    private readonly writes: SqliteWriteBatches,
+    private readonly sql: string,
+  ) {
+    // Read by the batch only once the write ran; a write that failed never reads it.
+    this.row.promise.catch(() => undefined);
+  }
+
+  write(sql: string, parameters: unknown[]): Promise<WriteResult> {
+    if (this.job) return Promise.reject(new Error('carrying() runs one write: make the others in a transaction'));
+    const ran = Promise.withResolvers<WriteResult>();
+    const carry: Carry = { sql: this.sql, ran: ran.resolve, row: this.row.promise };
+    this.job = this.writes.carrying(sql, parameters, carry);
+    // A write that failed, or a batch that failed before it ran, fails the code that made it.
+    this.job.catch(ran.reject);
+    return ran.promise;
+  }
+
+  async carry(row: () => unknown[]): Promise<void> {
+    if (!this.job) throw new Error('carrying() runs one write, and this code made none');
+    try {
+      this.row.resolve(row());
+    } catch (error) {
+      this.row.reject(error);
+    }
+    await this.job;
+  }
+
+  /** The code failed: a write it made is undone with its batch (the carried row never comes). */
+  async abandon(error: unknown): Promise<never> {
+    this.row.reject(error);
+    await this.job?.catch(() => undefined);
+    throw error;
+  }
 }
 
 function afterCommit<T>(callbacks: Array<() => void>, result: T): T {

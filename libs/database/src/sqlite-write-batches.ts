@@ -1,13 +1,31 @@
 import type { Database } from 'sqlite3';
-import type { DataSource, QueryRunner } from 'typeorm';
-import { UnconfirmedWrite, isDatabaseUnavailable, isOutcomeUnknown } from './driver-errors';
+import { QueryFailedError, type DataSource, type QueryRunner } from 'typeorm';
+import { BatchUndone, UnconfirmedWrite, isDatabaseUnavailable, isOutcomeUnknown } from './driver-errors';
 import { writeResultOf, type WriteResult } from './write-result';
 
-/** A write waiting for its turn: one statement, or a transaction's work. */
+/** A write waiting for its turn: one statement (with the one it carries, if any), or a transaction's work. */
 type Job =
-  { statement: Statement; settle: Settle } | { work: (runner: QueryRunner) => Promise<unknown>; settle: Settle };
+  | { statement: Statement; settle: Settle; carry?: Carry }
+  | { work: (runner: QueryRunner) => Promise<unknown>; settle: Settle };
 
 type Statement = { sql: string; parameters: unknown[] };
+
+/**
+ * A row a write carries: it commits with the write, or neither does. It is made of the write's result, which `ran`
+ * is told as soon as the write has run, before the batch commits (SqlClient.carrying()). `sql` writes rows given as
+ * one JSON array of rows (`$1`), so that the rows every write of a batch carries are written by one statement.
+ */
+export interface Carry {
+  readonly sql: string;
+  ran(result: WriteResult): void;
+  readonly row: Promise<unknown[]>;
+}
+
+/** The one row of this temporary table says a batch's transaction is open on the writing connection. */
+const MARK = 'INSERT INTO temp.write_batch (open) VALUES (1)';
+const UNMARK = 'DELETE FROM temp.write_batch';
+/** The error of a write the guard refused: it ran after SQLite's own rollback, and changed nothing. */
+const GUARD_REFUSAL = 'a write to a table of carried writes outside a batch';
 
 type Settle = (outcome: PromiseSettledResult<unknown>) => void;
 
@@ -48,6 +66,8 @@ export class SqliteWriteBatches {
   private waiting: Job[] = [];
   private running?: Promise<void>;
   private unanswered = 0;
+  /** The tables a carried write changes, whose writes are refused outside a batch's transaction (CarryGuards). */
+  private readonly guarded = new Set<string>();
 
   /**
    * @param connection the writing connection (opened on first use, and again after it failed to open).
@@ -60,6 +80,16 @@ export class SqliteWriteBatches {
 
   write(sql: string, parameters: unknown[]): Promise<WriteResult> {
     return this.enqueue((settle) => ({ statement: { sql, parameters }, settle })) as Promise<WriteResult>;
+  }
+
+  /** `sql`, and the row `carry` makes of its result after it: both commit, or neither (decision 0030). */
+  carrying(sql: string, parameters: unknown[], carry: Carry): Promise<WriteResult> {
+    if (!tableOf(sql) || !tableOf(carry.sql)) {
+      return Promise.reject(
+        new Error('a write that carries another, and the one carried, change one named table each'),
+      );
+    }
+    return this.enqueue((settle) => ({ statement: { sql, parameters }, settle, carry })) as Promise<WriteResult>;
   }
 
   transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -103,20 +133,26 @@ export class SqliteWriteBatches {
 
   private async run(batch: Job[]): Promise<void> {
     const runner = (await this.connection()).createQueryRunner();
-    // A lone statement commits by itself: no transaction around it.
-    if (batch.length === 1 && 'statement' in batch[0]) {
+    await this.guard(runner, batch);
+    // A lone statement commits by itself: no transaction around it (none once a table is guarded: it would be refused).
+    if (batch.length === 1 && 'statement' in batch[0] && this.guarded.size === 0) {
       const outcome = await settled(statementOf(runner, batch[0]));
       return settleAll(batch, outcome.status === 'rejected' ? rejected(unconfirmedIfUnknown(outcome.reason)) : outcome);
     }
+    const marked = this.guarded.size > 0;
     // IMMEDIATE: take the write lock at the start, not on the first write, so the batch cannot fail half-way on it.
-    await runner.query('BEGIN IMMEDIATE');
+    await (marked ? control(runner, `BEGIN IMMEDIATE; ${MARK}`) : runner.query('BEGIN IMMEDIATE'));
     markTransaction(runner, true);
     const guard = new RollbackGuard(runner);
     try {
       const outcomes = await runBatch(batch, guard);
       const failure = guard.failure;
-      if (failure) return settleEach(batch, await answersAfter(runner, failure, outcomes));
-      const commit = await settled(runner.query('COMMIT'));
+      if (failure) return settleEach(batch, await answersAfter(runner, failure, batch, outcomes));
+      if (outcomes.some(isCarryFailure)) {
+        await control(runner, 'ROLLBACK');
+        return settleEach(batch, outcomes.map(undone));
+      }
+      const commit = await settled(commitOf(runner, marked));
       if (commit.status === 'fulfilled') return settleEach(batch, outcomes);
       await control(runner, 'ROLLBACK').catch(() => undefined);
       // Each job that succeeded is answered with the commit's failure; one that failed by itself, with its own error.
@@ -131,6 +167,37 @@ export class SqliteWriteBatches {
     } finally {
       markTransaction(runner, false);
     }
+  }
+
+  /**
+   * Guards the tables the batch's carrying jobs change, before its transaction begins, the first time each is met: on
+   * the writing connection a write to them is refused unless the batch's mark is there. SQLite's own rollback (a
+   * full disk met half-way, decision 0021) undoes the mark with the rest, so a write and the one it carries that are
+   * still queued after it cannot commit on their own, one without the other. Their tables' other writes are all in a
+   * batch's transaction from then on (no lone statement).
+   */
+  private async guard(runner: QueryRunner, batch: Job[]): Promise<void> {
+    const tables = new Set<string>();
+    for (const job of batch) {
+      if (!('carry' in job) || !job.carry) continue;
+      for (const sql of [job.statement.sql, job.carry.sql]) {
+        const table = tableOf(sql)!;
+        if (!this.guarded.has(table)) tables.add(table);
+      }
+    }
+    if (tables.size === 0) return;
+    const statements = ['CREATE TEMP TABLE IF NOT EXISTS write_batch (open INTEGER NOT NULL)'];
+    for (const table of tables) {
+      for (const change of ['INSERT', 'UPDATE', 'DELETE']) {
+        statements.push(
+          `CREATE TEMP TRIGGER IF NOT EXISTS "write_batch_${table}_${change.toLowerCase()}" BEFORE ${change} ` +
+            `ON main."${table}" WHEN NOT EXISTS (SELECT 1 FROM temp.write_batch) ` +
+            `BEGIN SELECT RAISE(ABORT, '${GUARD_REFUSAL}'); END`,
+        );
+      }
+    }
+    await control(runner, statements.join(';\n'));
+    for (const table of tables) this.guarded.add(table);
   }
 }
 
@@ -152,17 +219,92 @@ async function runBatch(batch: Job[], guard: RollbackGuard): Promise<PromiseSett
   const statements: Array<Promise<void>> = [];
   batch.forEach((job, index) => {
     if ('statement' in job) {
-      statements.push(settled(statementOf(guard.runner, job)).then((outcome) => void (outcomes[index] = outcome)));
+      const written = statementOf(guard.runner, job).then((result) => (job.carry?.ran(result), result));
+      statements.push(settled(written).then((outcome) => void (outcomes[index] = outcome)));
     }
   });
   await Promise.all(statements);
+  await writeCarried(guard.runner, batch, outcomes);
   guard.statementsEnded();
+  // A carried write that failed leaves its carrier written: the batch is rolled back, and runs no transaction.
+  const undoing = outcomes.some(isCarryFailure);
   for (const [index, job] of batch.entries()) {
     if ('statement' in job) continue;
     const failure = guard.failure;
-    outcomes[index] = failure ? rejected(failure.error) : await inSavepoint(guard.runner, job.work);
+    if (undoing) outcomes[index] = rejected(new BatchUndone());
+    else outcomes[index] = failure ? rejected(failure.error) : await inSavepoint(guard.runner, job.work);
   }
   return outcomes;
+}
+
+/**
+ * The rows the batch's writes that ran carry, one statement for each carried statement's SQL (one for all the events
+ * of a batch of creates), once each row is made. A row that could not be made, or a carried statement that failed
+ * other than by the storage, fails its jobs with a {@link CarryFailure}: their writes are done, and only the batch's
+ * rollback undoes them. The failure of a storage that failed is the batch's (RollbackGuard).
+ */
+async function writeCarried(runner: QueryRunner, batch: Job[], outcomes: PromiseSettledResult<unknown>[]) {
+  const carried = new Map<string, Array<{ index: number; row: unknown[] }>>();
+  for (const [index, job] of batch.entries()) {
+    if (!('statement' in job) || !job.carry || outcomes[index].status === 'rejected') continue;
+    const row = await settled(job.carry.row);
+    if (row.status === 'rejected') outcomes[index] = rejected(new CarryFailure(row.reason));
+    else carried.set(job.carry.sql, (carried.get(job.carry.sql) ?? []).concat({ index, row: row.value }));
+  }
+  for (const [sql, rows] of carried) {
+    const written = await settled(runner.query(sql, [JSON.stringify(rows.map(({ row }) => row))], true));
+    if (written.status === 'fulfilled') continue;
+    if (isDatabaseUnavailable(written.reason)) {
+      for (const { index } of rows) outcomes[index] = written;
+      continue;
+    }
+    // Which rows were refused: each alone (a failed statement is undone alone), so that the others are answered as
+    // undone with the batch, to be sent again. If none is refused alone, each is answered with the refusal of them all.
+    const alone = await Promise.all(rows.map(({ row }) => settled(runner.query(sql, [JSON.stringify([row])], true))));
+    const refused = alone.some((outcome) => outcome.status === 'rejected');
+    for (const [n, { index }] of rows.entries()) {
+      const outcome = alone[n];
+      const cause = outcome.status === 'rejected' ? outcome.reason : refused ? new BatchUndone() : written.reason;
+      outcomes[index] = rejected(new CarryFailure(cause));
+    }
+  }
+}
+
+/** A carried write that failed after its carrier was written (or the code that makes its parameters threw). */
+class CarryFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('a carried write failed');
+  }
+}
+
+function isCarryFailure(outcome: PromiseSettledResult<unknown>): boolean {
+  return outcome.status === 'rejected' && outcome.reason instanceof CarryFailure;
+}
+
+/** A job's answer once its batch was rolled back for a carried write that failed: nothing of it was kept. */
+function undone(outcome: PromiseSettledResult<unknown>): PromiseSettledResult<unknown> {
+  if (outcome.status === 'fulfilled') return rejected(new BatchUndone());
+  return outcome.reason instanceof CarryFailure ? rejected(outcome.reason.cause) : outcome;
+}
+
+function refusedByGuard(outcome: PromiseSettledResult<unknown>): boolean {
+  return outcome.status === 'rejected' && String((outcome.reason as Error)?.message).includes(GUARD_REFUSAL);
+}
+
+/** The table an INSERT, UPDATE or DELETE changes, as the guard's triggers name it. */
+function tableOf(sql: string): string | undefined {
+  return /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+"?(\w+)"?[\s(]/i.exec(
+    sql,
+  )?.[1];
+}
+
+/** The batch's COMMIT (its mark taken away first, in the same call), failing as TypeORM's query() fails. */
+async function commitOf(runner: QueryRunner, marked: boolean): Promise<void> {
+  if (!marked) return void (await runner.query('COMMIT'));
+  const sql = `${UNMARK}; COMMIT`;
+  await control(runner, sql).catch((error: unknown) => {
+    throw new QueryFailedError(sql, [], error as Error);
+  });
 }
 
 /**
@@ -210,12 +352,14 @@ class RollbackGuard {
  * answered with its own failure, or the batch's. If SQLite had rolled it back by itself while the single statements
  * ran side by side, those that ran after the rollback committed on their own, and which ran after it cannot be told:
  * each that succeeded is answered as a write that may have been applied (`UnconfirmedWrite`, 503
- * `commit_unconfirmed`). The transactions run after the statements, and nothing runs after the error, so none of them
- * is in doubt.
+ * `commit_unconfirmed`). A write that carries another is not in doubt: after the rollback its table's guard refuses
+ * it, and the one it carries, so nothing of it was kept. The transactions run after the statements, and nothing runs
+ * after the error, so none of them is in doubt.
  */
 async function answersAfter(
   runner: QueryRunner,
   failure: { error: unknown; duringStatements: boolean },
+  batch: Job[],
   outcomes: PromiseSettledResult<unknown>[],
 ): Promise<PromiseSettledResult<unknown>[]> {
   const rolledBackBySqlite = await control(runner, 'ROLLBACK').then(
@@ -225,7 +369,11 @@ async function answersAfter(
   const answer = rejected(
     rolledBackBySqlite && failure.duringStatements ? new UnconfirmedWrite(failure.error) : failure.error,
   );
-  return outcomes.map((outcome) => (outcome.status === 'rejected' ? outcome : answer));
+  return outcomes.map((outcome, index) => {
+    const job = batch[index];
+    if (('carry' in job && job.carry) || refusedByGuard(outcome)) return rejected(failure.error);
+    return outcome.status === 'rejected' ? outcome : answer;
+  });
 }
 
 /** A write's failure as answered: "may have been applied" when SQLite's storage failed as it may have committed. */

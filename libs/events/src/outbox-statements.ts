@@ -21,6 +21,16 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id, trace_parent) ' +
         `VALUES ($1, $2, $3, $4, $5, $6, ${postgres ? 'CAST(CAST(pg_current_xact_id() AS TEXT) AS bigint)' : '0'}, $7)`,
     ),
+    /** The same, for rows given as one JSON array of `publish`'s parameters (SqlClient.carrying()). */
+    publishRows: dialect.statement(
+      'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id, trace_parent) ' +
+        (postgres
+          ? 'SELECT r->>0, r->>1, CAST(r->>2 AS integer), r->>3, CAST(r->>4 AS bigint), r->>5, ' +
+            'CAST(CAST(pg_current_xact_id() AS TEXT) AS bigint), r->>6 ' +
+            'FROM jsonb_array_elements(CAST($1 AS jsonb)) WITH ORDINALITY AS rows(r, n) ORDER BY n'
+          : 'SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, 0, value ->> 6 ' +
+            'FROM json_each($1) ORDER BY key'),
+    ),
     register: dialect.statement(
       'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at) ' +
         'VALUES ($1, $2, 0, 0, 0, 0) ON CONFLICT (subscriber) DO UPDATE SET event = $2',

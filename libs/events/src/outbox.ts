@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { SqlClient } from '@app/database';
 import { MetricsService, RequestTracing } from '@app/platform';
 import { DomainEvents, type DomainEvent, type NewDomainEvent, type Subscription } from '@app/platform/ports';
+import { eventId } from './event-id';
 import { encodePayload } from './event-payload';
 import { outboxStatements, type OutboxStatements } from './outbox-statements';
 
@@ -34,26 +34,55 @@ export class Outbox extends DomainEvents {
     if (!this.db.inTransaction) {
       throw new Error(`${event.name} published outside a transaction: publish inside UnitOfWork.run()`);
     }
-    const occurredAt = Date.now();
-    const recorded = {
-      ...event,
-      id: randomUUID(),
-      occurredAt: new Date(occurredAt).toISOString(),
-    } as unknown as E;
-    await this.db.write(this.statements.publish, [
-      recorded.id,
+    const recorded = this.recorded(event);
+    await this.db.write(this.statements.publish, this.rowOf(recorded));
+    this.db.onCommit(() => this.committed(event.name));
+    return recorded;
+  }
+
+  async publishWith<T, E extends DomainEvent>(
+    change: () => Promise<T>,
+    eventOf: (result: T) => NewDomainEvent<E>,
+  ): Promise<T> {
+    if (this.db.inTransaction) {
+      const result = await change();
+      await this.publish(eventOf(result));
+      return result;
+    }
+    let name = '';
+    const result = await this.db.carrying(change, {
+      sql: this.statements.publishRows,
+      row: (changed) => {
+        const recorded = this.recorded(eventOf(changed));
+        name = recorded.name;
+        return this.rowOf(recorded);
+      },
+    });
+    this.committed(name);
+    return result;
+  }
+
+  private recorded<E extends DomainEvent>(event: NewDomainEvent<E>): E {
+    const now = Date.now();
+    return { ...event, id: eventId(now), occurredAt: new Date(now).toISOString() } as unknown as E;
+  }
+
+  private rowOf(event: DomainEvent): unknown[] {
+    return [
+      event.id,
       event.name,
       event.version,
       event.aggregateId,
-      occurredAt,
+      Date.parse(event.occurredAt),
       encodePayload(event.payload),
       this.tracing?.traceParent() ?? null,
-    ]);
-    this.db.onCommit(() => {
-      this.published?.inc({ event: event.name });
-      for (const listener of this.listeners) listener(event.name);
-    });
-    return recorded;
+    ];
+  }
+
+  /** After the commit of a transaction that published `name`. */
+  private committed(name: string): void {
+    this.published?.inc({ event: name });
+    for (const listener of this.listeners) listener(name);
   }
 
   subscribe<E extends DomainEvent>(subscription: Subscription<E>): void {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DomainEvents } from '@app/platform/ports';
 import { PetCatalog } from './application/pet-catalog';
 import { PetsService } from './application/pets.service';
 import { PetRepository } from './domain/pet.repository';
@@ -13,7 +14,11 @@ import { SqlPetRepository } from './infrastructure/sql-pet.repository';
   controllers: [PetsController],
   providers: [
     { provide: PetRepository, useClass: SqlPetRepository },
-    { provide: PetsService, inject: [PetRepository], useFactory: (pets: PetRepository) => new PetsService(pets) },
+    {
+      provide: PetsService,
+      inject: [PetRepository, DomainEvents],
+      useFactory: (pets: PetRepository, events: DomainEvents) => new PetsService(pets, events),
+    },
     { provide: PetCatalog, inject: [PetRepository], useFactory: (pets: PetRepository) => new PetCatalog(pets) },
   ],
   exports: [PetCatalog],

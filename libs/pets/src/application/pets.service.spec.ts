@@ -2,21 +2,50 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryPetRepository } from '../domain/in-memory-pet.repository';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { PetStatus } from '../domain/pet-status';
+import { DomainEvents, type DomainEvent, type NewDomainEvent } from '@app/platform/ports';
 import { PetsService } from './pets.service';
+
+/** The events the service publishes, in order; the outbox's own promise is tested in test/events.e2e-spec.ts. */
+class PublishedEvents extends DomainEvents {
+  readonly published: NewDomainEvent[] = [];
+
+  publish<E extends DomainEvent>(event: NewDomainEvent<E>): Promise<E> {
+    this.published.push(event);
+    return Promise.resolve({ ...event, id: 'id', occurredAt: 'now' } as unknown as E);
+  }
+
+  async publishWith<T, E extends DomainEvent>(change: () => Promise<T>, eventOf: (result: T) => NewDomainEvent<E>) {
+    const result = await change();
+    await this.publish(eventOf(result));
+    return result;
+  }
+
+  subscribe(): void {}
+}
 
 describe('PetsService', () => {
   let repository: InMemoryPetRepository;
+  let events: PublishedEvents;
   let service: PetsService;
 
   beforeEach(() => {
     repository = new InMemoryPetRepository();
-    service = new PetsService(repository);
+    events = new PublishedEvents();
+    service = new PetsService(repository, events);
   });
 
-  it('creates a pet with a status value object', async () => {
+  it('creates a pet with a status value object, and publishes pets.pet-created with it', async () => {
     const pet = await service.create({ name: 'Rex', categoryId: 3, status: 'pending' });
     expect(pet).toEqual({ id: 1n, name: 'Rex', categoryId: 3n, status: PetStatus.Pending });
     expect(repository.pets).toEqual([pet]);
+    expect(events.published).toEqual([
+      {
+        name: 'pets.pet-created',
+        version: 1,
+        aggregateId: '1',
+        payload: { petId: 1n, name: 'Rex', categoryId: 3n, status: 'pending' },
+      },
+    ]);
   });
 
   it('creates a pet without a status', async () => {
@@ -33,6 +62,7 @@ describe('PetsService', () => {
       'status must be one of',
     );
     expect(repository.pets).toEqual([]);
+    expect(events.published).toEqual([]);
   });
 
   it('asks for one pet more than the page holds, 20 by default, at most 100, filtered by status', async () => {

@@ -2,6 +2,8 @@ import { NewPet, isPetId, type Pet } from '../domain/pet';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { PetRepository } from '../domain/pet.repository';
 import { PetStatus } from '../domain/pet-status';
+import type { DomainEvents } from '@app/platform/ports';
+import { petCreated } from './pet-created.event';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -24,7 +26,10 @@ export interface CreatePetCommand {
  * framework, so a test builds it with `new` (the module provides it by factory).
  */
 export class PetsService {
-  constructor(private readonly pets: PetRepository) {}
+  constructor(
+    private readonly pets: PetRepository,
+    private readonly events: DomainEvents,
+  ) {}
 
   /**
    * One page of pets by ascending id, and the cursor of the next page when
@@ -48,7 +53,8 @@ export class PetsService {
       categoryId: command.categoryId,
       status: command.status === undefined ? undefined : PetStatus.from(command.status),
     });
-    return this.pets.add(pet);
+    // The pet and its event commit together; a keyed create's transaction takes both in.
+    return this.events.publishWith(() => this.pets.add(pet), petCreated);
   }
 
   async get(id: bigint): Promise<Pet> {

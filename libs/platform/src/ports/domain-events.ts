@@ -3,7 +3,7 @@
  * stored and read back by a later release: a change of its payload's shape is a new `version`, never an edit.
  */
 export interface DomainEvent<Name extends string = string, Payload extends object = object> {
-  /** Unique, a UUID: what a subscriber's inbox and a broker's deduplication know it by. */
+  /** Unique, a UUID (version 7: time-ordered): what a broker's deduplication and `npm run events` know it by. */
   readonly id: string;
   readonly name: Name;
   readonly version: number;
@@ -48,6 +48,17 @@ export abstract class DomainEvents {
    * a transaction it throws: an event that could commit without its change, or stay without it, is no fact.
    */
   abstract publish<E extends DomainEvent>(event: NewDomainEvent<E>): Promise<E>;
+
+  /**
+   * Runs `change`, code that makes one write (a repository's insert), and publishes the event `eventOf` makes of what
+   * it returns: committed together, or neither. Inside `UnitOfWork.run()` it is `change()` then `publish()`. Outside,
+   * it costs what the write alone costs where the database allows it (on SQLite the event rides the write's batch;
+   * decision 0030): so `change` makes exactly one write and nothing slow after it, and `eventOf` only builds the event.
+   */
+  abstract publishWith<T, E extends DomainEvent>(
+    change: () => Promise<T>,
+    eventOf: (result: T) => NewDomainEvent<E>,
+  ): Promise<T>;
 
   /** Adds a subscription; call it when the subscriber's module is created (before the application starts). */
   abstract subscribe<E extends DomainEvent>(subscription: Subscription<E>): void;
