@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... [--bare]
+ * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]...
+ *   [--subscribes-to <event>]... [--bare]
  *
  * Writes a new feature module under libs/<name>/ from scripts/module-template/,
  * at the standard pets keeps (a neutral skeleton: an entity with int64 ids kept
@@ -15,7 +16,10 @@
  * are left out and its `<bare>` ones kept. With --depends-on pets it also writes, for each facade pets exports (its
  * PetCatalog), the new module's own port in domain/ with the facade's methods
  * and its adapter in infrastructure/, imports PetsModule, provides the port,
- * and lists pets in module.json (docs/extending.md, "Calls between modules").
+ * and lists pets in module.json (docs/extending.md, "Calls between modules"). With --subscribes-to
+ * pets.pet-created it also writes a subscription to that event (its type taken from the publisher's index.ts, as the
+ * lint gate allows), whose handler records each event heard in a table of the module's own, once per event, with
+ * that table's record, migration and e2e test (docs/extending.md, "Reacting to another module").
  * The result compiles, passes `npm run lint` and its own tests as it is
  * (test/slow/generator.e2e-spec.ts proves it).
  */
@@ -46,6 +50,7 @@ function parseArguments(args) {
   let entity;
   let path;
   const dependsOn = [];
+  const subscribesTo = [];
   let bare = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--entity') entity = args[++i];
@@ -55,17 +60,22 @@ function parseArguments(args) {
       if (module === undefined || module.startsWith('--'))
         fail('--depends-on needs the name of a module: --depends-on pets');
       if (!dependsOn.includes(module)) dependsOn.push(module);
+    } else if (args[i] === '--subscribes-to') {
+      const event = args[++i];
+      if (event === undefined || !/^[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/.test(event))
+        fail('--subscribes-to needs the name of an event: --subscribes-to pets.pet-created');
+      if (!subscribesTo.includes(event)) subscribesTo.push(event);
     } else if (args[i] === '--bare') bare = true;
     else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
     else positional.push(args[i]);
   }
   if (positional.length !== 1) {
     fail(
-      'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... [--bare]' +
-        '   (e.g. orders --path store/orders --depends-on pets)',
+      'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... ' +
+        '[--subscribes-to <event>]... [--bare]   (e.g. orders --path store/orders --depends-on pets)',
     );
   }
-  return { name: positional[0], entity, path, dependsOn, bare };
+  return { name: positional[0], entity, path, dependsOn, subscribesTo, bare };
 }
 
 /** English plural to singular for the usual cases; anything else needs --entity. */
@@ -83,7 +93,14 @@ function names(kebab) {
   return { kebab, pascal, camel: pascal[0].toLowerCase() + pascal.slice(1), snake, upper: snake.toUpperCase() };
 }
 
-const { name, entity = singular(name), path: route = name, dependsOn, bare } = parseArguments(process.argv.slice(2));
+const {
+  name,
+  entity = singular(name),
+  path: route = name,
+  dependsOn,
+  subscribesTo,
+  bare,
+} = parseArguments(process.argv.slice(2));
 if (!KEBAB.test(name)) fail(`"${name}" is not a kebab-case name such as orders or gift-cards`);
 if (!entity) fail(`cannot tell the singular of "${name}": give it with --entity <singular>`);
 if (!KEBAB.test(entity)) fail(`"${entity}" is not a kebab-case name such as order or gift-card`);
@@ -175,6 +192,29 @@ function methodsOf(declaration) {
 
 const dependencies = dependsOn.map(facadesOf);
 
+/**
+ * The event named `event` (`pets.pet-created`): the type its publisher's index.ts exports from a `*.event.ts` file
+ * that declares that name, the only thing of the publisher a subscriber takes (`import type`, no dependsOn).
+ */
+function eventTypeOf(event) {
+  const [module, short] = event.split('.');
+  const index = join(ROOT, 'libs', module, 'src/index.ts');
+  if (module === name) fail(`--subscribes-to ${event}: a module does not subscribe to its own events`);
+  if (!existsSync(index)) fail(`--subscribes-to ${event}: there is no module libs/${module}`);
+  const exported = [...readFileSync(index, 'utf8').matchAll(/^export type \{ (\w+) \} from '(\.[^']+\.event)';$/gm)];
+  const found = exported.find(([, , from]) =>
+    readFileSync(join(ROOT, 'libs', module, 'src', `${from}.ts`), 'utf8').includes(`'${event}'`),
+  );
+  if (!found) {
+    fail(
+      `--subscribes-to ${event}: libs/${module}/src/index.ts exports no event type named '${event}' from a *.event.ts file`,
+    );
+  }
+  return { event, module, type: found[1], short: names(short) };
+}
+
+const subscriptions = subscribesTo.map(eventTypeOf);
+
 const article = articleOf(one.kebab);
 const prose = one.kebab.replaceAll('-', ' ');
 
@@ -235,6 +275,7 @@ const copy = (folder) => {
 };
 copy(TEMPLATE);
 if (dependencies.length > 0) wire(dependencies);
+subscriptions.forEach(subscribe);
 
 /**
  * For each dependency: the port and adapter of each of its facades, its Nest
@@ -331,6 +372,189 @@ function wireFacades({ module, nestModule, facades }, imports, providers) {
       `\`${nestModule}\` is imported by this module and \`${module}\` is listed in \`module.json\`. Inject the port where the`,
       'application needs it: inside `UnitOfWork.run()` its writes join the same transaction (docs/extending.md, "Writing',
       'across modules").',
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
+ * A subscription to `event`: its handler records each event heard in the module's own table, with that table's
+ * record and migration, provided by the module and tested through the real application.
+ */
+function subscribe({ event, module, type, short }, n) {
+  const table = `${plural.snake}_${short.snake}`;
+  const subscription = `${short.pascal}Subscription`;
+  const record = `${short.pascal}Record`;
+  const migration = `Create${plural.pascal}${short.pascal}${Number(tokens.TIMESTAMP) + n + 1}`;
+  const migrationFile = `${Number(tokens.TIMESTAMP) + n + 1}-create-${plural.kebab}-${short.kebab}`;
+  write(
+    `src/infrastructure/${short.kebab}.subscription.ts`,
+    `import { Injectable } from '@nestjs/common';
+import { SqlClient } from '@app/database';
+import { DomainEvents } from '@app/platform/ports';
+import type { ${type} } from '@app/${module}';
+
+/**
+ * What this module does when ${module} publishes ${event}: it records the event in \`${table}\`, in the transaction the
+ * dispatcher runs the handler in, with the subscription's progress: once per event, after ${module}'s commit, never in
+ * its request (docs/extending.md, "Reacting to another module"). Make it the module's own reaction (a call to its
+ * application service, whose writes join that transaction); keep in it only what the database undoes. The progress is
+ * kept under the subscriber's name: never rename it once deployed.
+ */
+@Injectable()
+export class ${subscription} {
+  private readonly insert: string;
+
+  constructor(
+    events: DomainEvents,
+    private readonly db: SqlClient,
+  ) {
+    this.insert = db.dialect.statement(
+      'INSERT INTO ${table} (event_id, aggregate_id, occurred_at) VALUES ($1, $2, $3)',
+    );
+    events.subscribe<${type}>({
+      subscriber: '${plural.kebab}.on-${short.kebab}',
+      event: '${event}',
+      handle: (heard) => this.handle(heard),
+    });
+  }
+
+  private async handle(event: ${type}): Promise<void> {
+    await this.db.write(this.insert, [event.id, event.aggregateId, event.occurredAt]);
+  }
+}
+`,
+  );
+  write(
+    `src/infrastructure/${short.kebab}.record.ts`,
+    `import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** The \`${table}\` table: each ${event} this module heard, once (its migration makes it exactly). */
+@Entity({ name: '${table}' })
+export class ${record} {
+  @PrimaryColumn({ name: 'event_id', type: 'varchar', length: 36 })
+  eventId: string;
+
+  /** The ${module} aggregate's id, as the event names it. */
+  @Column({ name: 'aggregate_id', type: 'varchar', length: 64 })
+  aggregateId: string;
+
+  /** When ${module} made the change (ISO 8601, UTC). */
+  @Column({ name: 'occurred_at', type: 'varchar', length: 24 })
+  occurredAt: string;
+}
+`,
+  );
+  write(
+    `src/infrastructure/migrations/${migrationFile}.ts`,
+    `import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+
+/** The \`${table}\` table as ${record} declares it. A migration is never edited once released. */
+export class ${migration} implements MigrationInterface {
+  name = '${migration}';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.createTable(
+      new Table({
+        name: '${table}',
+        columns: [
+          { name: 'event_id', type: 'varchar', length: '36', isPrimary: true },
+          { name: 'aggregate_id', type: 'varchar', length: '64' },
+          { name: 'occurred_at', type: 'varchar', length: '24' },
+        ],
+      }),
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropTable('${table}');
+  }
+}
+`,
+  );
+  write(
+    `test/${short.kebab}.subscription.e2e-spec.ts`,
+    `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS, queryDatabase } from '@test/support/databases';
+import { AUTH, startTestApp, type TestApp } from '@test/support/test-app';
+import { waitFor } from '@test/support/wait-for';
+
+/** The subscription to ${event}, through the real application: ${module}'s change over HTTP, then what it recorded. */
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    \`${plural.kebab} on ${event}, on \${kind.name}\${kind.skipReason ? \` (skipped: \${kind.skipReason})\` : ''}\`,
+    () => {
+      let t: TestApp;
+      beforeAll(async () => (t = await startTestApp({ kind })));
+      afterAll(() => t?.close());
+
+      const heard = (aggregateId: string) =>
+        queryDatabase(
+          t.database.url,
+          \`SELECT event_id, aggregate_id, occurred_at FROM ${table} WHERE aggregate_id = '\${aggregateId}'\`,
+        );
+
+      it('records each ${event} once, after ${module} committed it; a replayed keyed create adds none', async () => {
+        // The change that publishes it: adjust to ${module}'s route if it is not this one.
+        const create = () =>
+          t.http().post('/v1/pets').set(AUTH).set('idempotency-key', \`heard-\${kind.name}\`).send({ name: 'Heard', categoryId: 1 });
+        const created = await create();
+        expect(created.status).toBe(201);
+        const id = /"id":(\\d+)/.exec(created.text)![1];
+        await waitFor(async () => (await heard(id)).length > 0, 'the event to be recorded');
+        expect((await create()).headers['idempotent-replayed']).toBe('true');
+        expect(await heard(id)).toEqual([
+          {
+            event_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+            aggregate_id: id,
+            occurred_at: expect.stringMatching(/^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$/),
+          },
+        ]);
+      });
+    },
+  );
+}
+`,
+  );
+  const moduleFile = join(target, 'src', `${plural.kebab}.module.ts`);
+  const moduleText = readFileSync(moduleFile, 'utf8');
+  const lastImport = moduleText.lastIndexOf('\nimport ');
+  const afterImports = moduleText.indexOf('\n', moduleText.indexOf(';', lastImport)) + 1;
+  writeFileSync(
+    moduleFile,
+    `${moduleText.slice(0, afterImports)}import { ${subscription} } from './infrastructure/${short.kebab}.subscription';\n${moduleText.slice(afterImports)}`.replace(
+      '  providers: [\n',
+      `  providers: [\n    ${subscription},\n`,
+    ),
+  );
+  const indexFile = join(target, 'src', 'index.ts');
+  const indexText = readFileSync(indexFile, 'utf8');
+  writeFileSync(
+    indexFile,
+    indexText
+      .replace(
+        "import { defineFeature } from '@app/platform';\n",
+        `import { defineFeature } from '@app/platform';\nimport { ${record} } from './infrastructure/${short.kebab}.record';\n`,
+      )
+      .replace(/entities: \[([^\]]*)\]/, `entities: [$1, ${record}]`),
+  );
+  const migrationsFile = join(target, 'src/infrastructure/migrations/index.ts');
+  writeFileSync(
+    migrationsFile,
+    readFileSync(migrationsFile, 'utf8')
+      .replace('\n\n/**', `\nimport { ${migration} } from './${migrationFile}';\n\n/**`)
+      .replace(/_MIGRATIONS = \[([^\]]*)\]/, `_MIGRATIONS = [$1, ${migration}]`),
+  );
+  appendFileSync(
+    join(target, 'README.md'),
+    [
+      '',
+      `## Subscribes to ${event}`,
+      '',
+      `\`infrastructure/${short.kebab}.subscription.ts\` subscribes to ${module}'s \`${event}\` (its type, \`${type}\`, taken`,
+      `from \`@app/${module}\` with \`import type\`: no \`dependsOn\` entry) as \`${plural.kebab}.on-${short.kebab}\`, and records each event`,
+      `in \`${table}\`, once per event, after ${module}'s commit. Make it the module's own reaction; what a handler may`,
+      'do, and what once means: docs/extending.md, "Reacting to another module".',
       '',
     ].join('\n'),
   );

@@ -1,20 +1,11 @@
 import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnChild } from '../support/children';
 import { OtlpReceiver } from '../support/otlp-receiver';
+import { COMMAND_BOUND_MS, NOT_COPIED, ROOT, copyRepository, runIn } from '../support/repository-copy';
 import { TEST_API_KEY } from '../support/test-app';
 import { scaled, waitFor } from '../support/wait-for';
 
@@ -23,27 +14,10 @@ import { scaled, waitFor } from '../support/wait-for';
  * same checks CI runs: so the generator cannot rot, and "a new module is one
  * folder and its line in the composition" stays true.
  */
-const ROOT = resolve(__dirname, '../..');
-const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'data', 'coverage', '.work']);
 const BOUND_MS = scaled(240_000);
 /** The whole fast suite, run in the copy: about two minutes on a quiet machine, four beside two busy loops. */
-const SUITE_BOUND_MS = scaled(900_000);
-
-/**
- * A command run to its end, asynchronously: a synchronous child would hold the
- * test worker's event loop for the whole lint gate, long enough for vitest's
- * calls between worker and runner to time out on a loaded machine.
- */
-function run(cwd: string, command: string, ...args: string[]): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawnChild(command, args, { cwd, env: { ...process.env, CI: 'true' }, timeout: SUITE_BOUND_MS });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolvePromise({ status, output }));
-  });
-}
+const SUITE_BOUND_MS = COMMAND_BOUND_MS;
+const run = runIn;
 
 /** Every file of the tree (but what is not copied) with a hash of its content. */
 function snapshot(folder: string): Map<string, string> {
@@ -66,11 +40,7 @@ describe('npm run generate:module', () => {
   let generated: Awaited<ReturnType<typeof run>>;
 
   beforeAll(async () => {
-    copy = mkdtempSync(join(tmpdir(), 'petstore-generator-'));
-    // Readable by all, as a checkout is: a suite runs the service as another user (test/storage-faults.e2e-spec.ts).
-    chmodSync(copy, 0o755);
-    cpSync(ROOT, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(source.split('/').pop()!) });
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    copy = copyRepository('petstore-generator-');
     before = snapshot(copy);
     // Served under a path of its own choosing, as a store's gift cards would be.
     generated = await generate('gift-cards', '--path', 'store/gift-cards');
@@ -325,6 +295,43 @@ describe('npm run generate:module', () => {
       .join('\n');
     expect(text).not.toMatch(/<\/?(sample|bare)>/);
     // Its lint and suites run with the whole suite, in the next case.
+  });
+
+  it('writes a subscriber with --subscribes-to pets.pet-created: the event type alone taken from pets, its table and test', async () => {
+    const audits = await generate('audits', '--bare', '--subscribes-to', 'pets.pet-created');
+    expect(audits.status, audits.output).toBe(0);
+    const module = join(copy, 'libs/audits');
+    const subscription = readFileSync(join(module, 'src/infrastructure/pet-created.subscription.ts'), 'utf8');
+    // Of pets, the event's type and nothing else; no dependsOn entry for it.
+    expect(subscription.match(/^import .*'@app\/pets';$/gm)).toEqual(["import type { PetCreated } from '@app/pets';"]);
+    expect(subscription).toContain("subscriber: 'audits.on-pet-created',");
+    expect(subscription).toContain("event: 'pets.pet-created',");
+    expect(JSON.parse(readFileSync(join(module, 'module.json'), 'utf8')).dependsOn).not.toContain('pets');
+    expect(readFileSync(join(module, 'src/audits.module.ts'), 'utf8')).toContain('    PetCreatedSubscription,\n');
+    expect(readFileSync(join(module, 'src/index.ts'), 'utf8')).toContain('entities: [AuditRecord, PetCreatedRecord]');
+    expect(readFileSync(join(module, 'src/infrastructure/migrations/index.ts'), 'utf8')).toMatch(
+      /AUDITS_MIGRATIONS = \[CreateAudits\d{13}, CreateAuditsPetCreated\d{13}\]/,
+    );
+    expect(readFileSync(join(module, 'README.md'), 'utf8')).toContain('## Subscribes to pets.pet-created');
+    // Its test (the event recorded once, after a create over HTTP) runs with the whole suite, in the next case.
+    expect(existsSync(join(module, 'test/pet-created.subscription.e2e-spec.ts'))).toBe(true);
+
+    const unknown = await generate('notices', '--bare', '--subscribes-to', 'pets.pet-sold');
+    expect(unknown.status).toBe(1);
+    expect(unknown.output).toContain(
+      "generate:module: --subscribes-to pets.pet-sold: libs/pets/src/index.ts exports no event type named 'pets.pet-sold' from a *.event.ts file",
+    );
+    const nowhere = await generate('notices', '--bare', '--subscribes-to', 'kennels.kennel-opened');
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.output).toContain(
+      'generate:module: --subscribes-to kennels.kennel-opened: there is no module libs/kennels',
+    );
+    const unnamed = await generate('notices', '--bare', '--subscribes-to', 'PetCreated');
+    expect(unnamed.status).toBe(1);
+    expect(unnamed.output).toContain(
+      'generate:module: --subscribes-to needs the name of an event: --subscribes-to pets.pet-created',
+    );
+    expect(existsSync(join(copy, 'libs/notices'))).toBe(false);
   });
 
   it(
