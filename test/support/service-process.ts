@@ -68,8 +68,12 @@ export interface ServiceProcess {
  * ephemeral port). A service that does not start within `timeoutMs` is killed
  * before the promise rejects: no failed start leaves a process behind.
  */
-export async function startService(env: Record<string, string>, timeoutMs = scaled(20_000)): Promise<ServiceProcess> {
-  const { child, output, exited } = runService({ PORT: '0', ...env });
+export async function startService(
+  env: Record<string, string>,
+  timeoutMs = scaled(20_000),
+  main = MAIN_JS,
+): Promise<ServiceProcess> {
+  const { child, output, exited } = runService({ PORT: '0', ...env }, undefined, main);
   let timedOut = false;
   const baseUrl = await new Promise<string>((resolvePromise, reject) => {
     const timer = setTimeout(() => {
@@ -93,9 +97,12 @@ export async function startService(env: Record<string, string>, timeoutMs = scal
   return { child, baseUrl, output, exited };
 }
 
-/** Runs the built service without waiting for anything (as another user with `as`, when the tests run as root). */
-export function runService(env: Record<string, string>, as?: { uid: number; gid: number }) {
-  const child = spawnChild(process.execPath, [MAIN_JS], {
+/**
+ * Runs the built service without waiting for anything (as another user with `as`, when the tests run as root; the
+ * build of a copy of the repository with `main`).
+ */
+export function runService(env: Record<string, string>, as?: { uid: number; gid: number }, main = MAIN_JS) {
+  const child = spawnChild(process.execPath, [main], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', ...env },
     ...as,
   });
