@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
@@ -9,7 +10,7 @@ import { DomainEvents, UnitOfWork, type DomainEvent } from '@app/platform/ports'
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPOSITION } from '../apps/petstore/src/composition';
-import { DATABASE_KINDS, continueIdsAt, queryDatabase } from './support/databases';
+import { DATABASE_KINDS, continueIdsAt, queryDatabase, sqlite } from './support/databases';
 import { captured } from './support/command-output';
 import { OtlpReceiver } from './support/otlp-receiver';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
@@ -545,3 +546,41 @@ for (const kind of DATABASE_KINDS) {
     },
   );
 }
+
+/** A port on 127.0.0.1 that nothing listens on (taken, then let go). */
+function closedPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+describe('the relay, with its NATS server not answering', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ kind: sqlite, env: { EVENTS_RELAY_NATS_URL: `nats://127.0.0.1:${await closedPort()}` } });
+  });
+  afterAll(() => t?.close());
+
+  it('takes no request and no readiness with it: creates are acknowledged, their events kept, the failures counted', async () => {
+    const created = await t.http().post('/v1/pets').set(AUTH).send({ name: 'Kept for the relay', categoryId: 1 });
+    expect(created.status).toBe(201);
+    const ready = await t.http().get('/health/ready');
+    expect(ready.status).toBe(200);
+    const failures = async () =>
+      Number(/petstore_events_relay_failures_total (\d+)/.exec((await t.http().get('/metrics')).text)?.[1] ?? 0);
+    await waitFor(async () => (await failures()) >= 1, 'a failed look of the relay');
+    const rows = (sql: string) => queryDatabase(t.database.url, sql);
+    expect(await rows(`SELECT aggregate_id FROM events_outbox WHERE aggregate_id = '${created.body.id}'`)).toEqual([
+      { aggregate_id: String(created.body.id) },
+    ]);
+    // Nothing relayed: the relay's progress has not moved.
+    expect(
+      await rows("SELECT event, after_position FROM events_subscriptions WHERE subscriber = 'relay.nats'"),
+    ).toEqual([{ event: '*', after_position: 0 }]);
+  });
+});

@@ -21,6 +21,12 @@ export default function setup(): void {
       ? `Redis fleet suites: running against ${new URL(redis).host}`
       : 'Redis fleet suites: SKIPPED (set PETSTORE_TEST_REDIS_URL=redis://... to run them)',
   );
+  const nats = process.env.PETSTORE_TEST_NATS_URL;
+  console.log(
+    nats
+      ? `NATS relay suite: running against ${new URL(nats).host}`
+      : 'NATS relay suite (slow): SKIPPED (set PETSTORE_TEST_NATS_URL=nats://... to run it)',
+  );
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     console.log('Redis outage suite: SKIPPED (it starts and stops a redis-server of its own; none is on the PATH)');
   }

@@ -3,6 +3,7 @@ import { DomainEvents } from '@app/platform/ports';
 import { Dispatcher } from './dispatcher';
 import { EventsSettings } from './events.settings';
 import { Outbox } from './outbox';
+import { NatsRelay } from './relay/nats-relay';
 
 /**
  * Domain events: the outbox behind the core's `DomainEvents` port, and the dispatcher that runs the subscriptions
@@ -19,6 +20,7 @@ export class EventsModule {
         Outbox,
         { provide: DomainEvents, useExisting: Outbox },
         Dispatcher,
+        NatsRelay,
       ],
       exports: [DomainEvents],
     };

@@ -1,4 +1,4 @@
-import type { Settings } from '@app/platform';
+import { ConfigError, type Settings } from '@app/platform';
 
 /** The events' own variables. */
 export class EventsSettings {
@@ -9,6 +9,10 @@ export class EventsSettings {
     readonly maxAttempts: number,
     /** How long an event every subscriber has handled stays in the outbox. */
     readonly retentionHours: number,
+    /** The NATS server the relay publishes committed events to (JetStream); none: no relay. */
+    readonly relayNatsUrl: string | undefined,
+    /** The subjects' prefix: an event goes to `<prefix>.<its name>`, in the stream of that prefix. */
+    readonly relaySubject: string,
   ) {}
 
   /** Reads and checks them; throws a ConfigError naming the variable. */
@@ -17,6 +21,29 @@ export class EventsSettings {
       settings.integer('EVENTS_POLL_MS', 200, 10, 60_000),
       settings.integer('EVENTS_MAX_ATTEMPTS', 5, 1, 100),
       settings.integer('EVENTS_RETENTION_HOURS', 168, 1, 8_760),
+      natsUrlOf(settings.text('EVENTS_RELAY_NATS_URL')),
+      subjectOf(settings.text('EVENTS_RELAY_SUBJECT') ?? 'petstore.events'),
     );
   }
+}
+
+/** A subject prefix JetStream takes: dot-separated tokens of letters, digits, `-` and `_`. */
+function subjectOf(prefix: string): string {
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) {
+    throw new ConfigError(
+      'EVENTS_RELAY_SUBJECT',
+      `must be dot-separated tokens of letters, digits, - and _, such as petstore.events (got "${prefix}")`,
+    );
+  }
+  return prefix;
+}
+
+/** A NATS server's URL (`nats://host:4222`, `tls://` for TLS); its credentials, if any, are never repeated. */
+function natsUrlOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || !['nats:', 'tls:'].includes(parsed.protocol) || parsed.hostname === '') {
+    throw new ConfigError('EVENTS_RELAY_NATS_URL', 'must be a NATS server URL such as nats://127.0.0.1:4222');
+  }
+  return url;
 }

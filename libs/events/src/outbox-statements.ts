@@ -84,10 +84,24 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       'UPDATE events_parked SET attempts = attempts + 1, error = $3, replay_requested_at = NULL ' +
         'WHERE subscriber = $1 AND event_id = $2',
     ),
-    /** Events every subscription of their name has passed, older than the retention, and parked by none. */
+    /** The events after a progress, of every name: the relay's next. */
+    nextOfAny: dialect.statement(
+      `SELECT ${EVENT_COLUMNS} FROM events_outbox o WHERE (o.transaction_id, o.position) > ($1, $2)${settled} ` +
+        'ORDER BY o.transaction_id, o.position LIMIT $3',
+    ),
+    progress: dialect.statement(
+      'SELECT CAST(after_transaction AS TEXT) AS "afterTransaction", CAST(after_position AS TEXT) AS "afterPosition" ' +
+        'FROM events_subscriptions WHERE subscriber = $1',
+    ),
+    /** Moves a progress on from where it was read: another instance that moved it first keeps its own. */
+    advanceFrom: dialect.statement(
+      'UPDATE events_subscriptions SET after_transaction = $2, after_position = $3 ' +
+        'WHERE subscriber = $1 AND after_transaction = $4 AND after_position = $5',
+    ),
+    /** Events every subscription of their name (and the relay's, of every name) has passed, older than the retention, and parked by none. */
     prune: dialect.statement(
       'DELETE FROM events_outbox WHERE occurred_at < $1 AND NOT EXISTS (SELECT 1 FROM events_subscriptions s ' +
-        'WHERE s.event = events_outbox.name AND (events_outbox.transaction_id, events_outbox.position) > ' +
+        "WHERE (s.event = events_outbox.name OR s.event = '*') AND (events_outbox.transaction_id, events_outbox.position) > " +
         '(s.after_transaction, s.after_position)) AND NOT EXISTS (SELECT 1 FROM events_parked p ' +
         'WHERE p.position = events_outbox.position)',
     ),

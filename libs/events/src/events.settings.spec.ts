@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { Settings } from '@app/platform';
+import { expectRefusalNaming } from '@test/support/config-errors';
+import { EventsSettings } from './events.settings';
+
+const read = (env: Record<string, string>) => EventsSettings.of(new Settings(env));
+
+describe('EventsSettings', () => {
+  it('polls every 200 ms, parks after 5 attempts, keeps a week, and relays nothing by default', () => {
+    expect({ ...read({}) }).toEqual({
+      pollMs: 200,
+      maxAttempts: 5,
+      retentionHours: 168,
+      relayNatsUrl: undefined,
+      relaySubject: 'petstore.events',
+    });
+  });
+
+  it('relays to the NATS server and under the subject given', () => {
+    const settings = read({
+      EVENTS_RELAY_NATS_URL: 'tls://relay:secret@nats.internal:4222',
+      EVENTS_RELAY_SUBJECT: 'shop.pets_v1',
+    });
+    expect([settings.relayNatsUrl, settings.relaySubject]).toEqual([
+      'tls://relay:secret@nats.internal:4222',
+      'shop.pets_v1',
+    ]);
+  });
+
+  it('refuses a URL that is no NATS server, without repeating it (it may hold a password)', () => {
+    for (const url of ['http://nats.internal:4222', 'nats.internal:4222', 'nats://relay:secret@']) {
+      expectRefusalNaming(() => read({ EVENTS_RELAY_NATS_URL: url }), 'EVENTS_RELAY_NATS_URL');
+      expect(() => read({ EVENTS_RELAY_NATS_URL: url })).not.toThrow(/secret/);
+    }
+  });
+
+  it('refuses a subject JetStream would not take', () => {
+    for (const subject of ['petstore.>', 'petstore..events', 'pet store', '.events']) {
+      expectRefusalNaming(() => read({ EVENTS_RELAY_SUBJECT: subject }), 'EVENTS_RELAY_SUBJECT');
+    }
+  });
+});
