@@ -331,6 +331,11 @@ for (const kind of DATABASE_KINDS) {
         expect(metrics).toContain(`petstore_events_published_total{event="${KENNEL_OPENED}"} 64`); // not the one from elsewhere
         expect(metrics).toContain('petstore_events_handled_total{subscriber="audit.kennels-seen"} 64');
         expect(metrics).toContain('petstore_events_lag_seconds{subscriber="audit.kennels-seen"} 0');
+        // Each handled event's delay observed once, the parked one not (it was not handled).
+        expect(metrics).toContain('petstore_events_handling_delay_seconds_count{subscriber="audit.kennels-seen"} 64');
+        expect(metrics).toMatch(
+          /petstore_events_handling_delay_seconds_bucket\{le="300",subscriber="audit\.kennels-seen"\} 64\n/,
+        );
       });
 
       it('lists the parked event with npm run events, and handles it once when replayed after the handler is mended', async () => {

@@ -5,7 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import type { Counter } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
 import { SqlClient, isDatabaseUnavailable } from '@app/database';
 import { MetricsService, RequestTracing } from '@app/platform';
 import type { DomainEvent, Subscription } from '@app/platform/ports';
@@ -19,12 +19,14 @@ const BATCH = 100;
 /** The wait before the second attempt at an event; each later one waits twice as long, up to {@link MAX_BACKOFF_MS}. */
 const FIRST_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 60_000;
+/** The handling delay's buckets, in seconds: tens of milliseconds when all is well, up to the backoff's minutes. */
+export const HANDLING_DELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 /** How often an instance removes events every subscriber has passed, once older than the retention (and at start). */
 const PRUNE_EVERY_MS = 60_000;
 
 /** What one look at a subscription found. */
 type Cycle =
-  | { kind: 'handled'; count: number }
+  | { kind: 'handled'; occurredAt: string[] }
   | { kind: 'idle'; after: Progress }
   | { kind: 'elsewhere' }
   | { kind: 'waiting'; untilMs: number }
@@ -45,6 +47,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly handled?: Counter<'subscriber'>;
   private readonly failures?: Counter<'subscriber'>;
   private readonly parked?: Counter<'subscriber'>;
+  private readonly delay?: Histogram<'subscriber'>;
   /** Per subscriber, when the oldest event it has not handled occurred (as of its last look); absent: none waits. */
   private readonly oldestWaiting = new Map<string, number>();
 
@@ -67,6 +70,12 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       'events_parked_total',
       'Events set aside after every attempt failed (npm run events -- parked), by subscriber.',
       ['subscriber'],
+    );
+    this.delay = metrics?.histogram(
+      'events_handling_delay_seconds',
+      'From an event (its change, just before the commit) to its handler committed, by subscriber; relay.nats: to the stream.',
+      ['subscriber'],
+      HANDLING_DELAY_BUCKETS,
     );
     metrics?.gauge(
       'events_lag_seconds',
@@ -142,7 +151,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         }
         const last = events[events.length - 1];
         await this.db.write(statements.advance, [subscription.subscriber, last.transactionId, last.position]);
-        return { kind: 'handled', count: events.length };
+        return { kind: 'handled', occurredAt: events.map((event) => event.occurredAt) };
       });
     } catch (error) {
       // The database's failure is no handler's: the loop waits and looks again, and no attempt is counted.
@@ -189,8 +198,11 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     return (await this.db.read(statements.replayWaiting, [subscription.subscriber])).length > 0;
   }
 
-  counted(subscriber: string, count: number): void {
-    this.handled?.inc({ subscriber }, count);
+  /** Events `subscriber` handled, which occurred at these times (ms since the epoch), now committed. */
+  counted(subscriber: string, occurredAt: string[]): void {
+    this.handled?.inc({ subscriber }, occurredAt.length);
+    const now = Date.now();
+    for (const at of occurredAt) this.delay?.observe({ subscriber }, Math.max(0, now - Number(at)) / 1000);
   }
 
   /**
@@ -247,7 +259,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   replayed(subscription: Subscription, event: StoredEvent): void {
-    this.counted(subscription.subscriber, 1);
+    this.counted(subscription.subscriber, [event.occurredAt]);
     this.logger.log({ msg: 'parked event replayed', subscriber: subscription.subscriber, eventId: event.id });
   }
 
@@ -343,7 +355,7 @@ class SubscriptionLoop {
       const cycle = await dispatcher.cycle(subscription, this.oneAtATime);
       switch (cycle.kind) {
         case 'handled':
-          dispatcher.counted(subscription.subscriber, cycle.count);
+          dispatcher.counted(subscription.subscriber, cycle.occurredAt);
           return 0;
         case 'replayed':
           dispatcher.replayed(subscription, cycle.event);

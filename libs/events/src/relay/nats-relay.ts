@@ -8,6 +8,7 @@ import {
 import type { Counter } from 'prom-client';
 import { SqlClient } from '@app/database';
 import { MetricsService } from '@app/platform';
+import { Dispatcher } from '../dispatcher';
 import { EventsSettings } from '../events.settings';
 import { Outbox } from '../outbox';
 import type { StoredEvent } from '../outbox-statements';
@@ -37,20 +38,16 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private stopping = false;
   private woken = false;
   private wakeUp?: () => void;
-  private readonly relayed?: Counter;
   private readonly failures?: Counter;
 
   constructor(
     private readonly db: SqlClient,
     private readonly outbox: Outbox,
+    private readonly dispatcher: Dispatcher,
     private readonly settings: EventsSettings,
     @Optional() metrics?: MetricsService,
   ) {
     if (!settings.relayNatsUrl) return;
-    this.relayed = metrics?.counter(
-      'events_relayed_total',
-      'Events the relay published to NATS JetStream and the stream acknowledged (copies it dropped included).',
-    );
     this.failures = metrics?.counter(
       'events_relay_failures_total',
       'Looks of the relay that failed to publish (NATS or the database unavailable); each is tried again.',
@@ -127,7 +124,11 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
       progress.afterTransaction,
       progress.afterPosition,
     ]);
-    this.relayed?.inc(events.length);
+    // Counted as a subscriber's: events_handled_total and the handling delay, subscriber="relay.nats".
+    this.dispatcher.counted(
+      RELAY,
+      events.map((event) => event.occurredAt),
+    );
     return events.length;
   }
 

@@ -79,6 +79,16 @@ export class MetricsService {
     });
   }
 
+  /** A histogram of a capability's own, named `<service>_<name>`, with the upper bounds of its buckets. */
+  histogram<L extends string = string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets: number[],
+  ): Histogram<L> {
+    return new Histogram({ name: `${this.prefix}_${name}`, help, labelNames, buckets, registers: [this.registry] });
+  }
+
   /** One route, method and status's series, looked up once: prom-client would hash the labels on every request. */
   private seriesOf(route: string, method: string, status: number) {
     const key = `${route} ${method} ${status}`;
