@@ -66,7 +66,7 @@ export class SqliteWriteBatches {
   private waiting: Job[] = [];
   private running?: Promise<void>;
   private unanswered = 0;
-  /** The tables a carried write changes, whose writes are refused outside a batch's transaction (CarryGuards). */
+  /** The tables a carrying job changes, whose writes are refused outside a batch's transaction (guard()). */
   private readonly guarded = new Set<string>();
 
   /**
@@ -141,7 +141,13 @@ export class SqliteWriteBatches {
     }
     const marked = this.guarded.size > 0;
     // IMMEDIATE: take the write lock at the start, not on the first write, so the batch cannot fail half-way on it.
-    await (marked ? control(runner, `BEGIN IMMEDIATE; ${MARK}`) : runner.query('BEGIN IMMEDIATE'));
+    await (marked ? control(runner, `BEGIN IMMEDIATE; ${MARK}`) : runner.query('BEGIN IMMEDIATE')).catch(
+      async (error: unknown) => {
+        // The mark's failure leaves the transaction begun: it must not stay open for the next batch.
+        if (marked) await control(runner, 'ROLLBACK').catch(() => undefined);
+        throw error;
+      },
+    );
     markTransaction(runner, true);
     const guard = new RollbackGuard(runner);
     try {
@@ -249,7 +255,11 @@ async function writeCarried(runner: QueryRunner, batch: Job[], outcomes: Promise
     if (!('statement' in job) || !job.carry || outcomes[index].status === 'rejected') continue;
     const row = await settled(job.carry.row);
     if (row.status === 'rejected') outcomes[index] = rejected(new CarryFailure(row.reason));
-    else carried.set(job.carry.sql, (carried.get(job.carry.sql) ?? []).concat({ index, row: row.value }));
+    else {
+      const rows = carried.get(job.carry.sql) ?? [];
+      rows.push({ index, row: row.value });
+      carried.set(job.carry.sql, rows);
+    }
   }
   for (const [sql, rows] of carried) {
     const written = await settled(runner.query(sql, [JSON.stringify(rows.map(({ row }) => row))], true));
