@@ -383,6 +383,7 @@ function wireFacades({ module, nestModule, facades }, imports, providers) {
  */
 function subscribe({ event, module, type, short }, n) {
   const table = `${plural.snake}_${short.snake}`;
+  const owners = module.endsWith('s') ? `${module}'` : `${module}'s`;
   const subscription = `${short.pascal}Subscription`;
   const record = `${short.pascal}Record`;
   const migration = `Create${plural.pascal}${short.pascal}${Number(tokens.TIMESTAMP) + n + 1}`;
@@ -395,11 +396,12 @@ import { DomainEvents } from '@app/platform/ports';
 import type { ${type} } from '@app/${module}';
 
 /**
- * What this module does when ${module} publishes ${event}: it records the event in \`${table}\`, in the transaction the
- * dispatcher runs the handler in, with the subscription's progress: once per event, after ${module}'s commit, never in
- * its request (docs/extending.md, "Reacting to another module"). Make it the module's own reaction (a call to its
- * application service, whose writes join that transaction); keep in it only what the database undoes. The progress is
- * kept under the subscriber's name: never rename it once deployed.
+ * What this module does when ${module} publishes ${event}:
+ * it records the event in \`${table}\`,
+ * in the transaction the dispatcher runs the handler in, with the subscription's progress: once per event, after the
+ * publisher's commit, never in its request (docs/extending.md, "Reacting to another module"). Make it the module's
+ * own reaction (a call to its application service, whose writes join that transaction); keep in it only what the
+ * database undoes. The progress is kept under the subscriber's name: never rename it once deployed.
  */
 @Injectable()
 export class ${subscription} {
@@ -479,7 +481,7 @@ import { DATABASE_KINDS, queryDatabase } from '@test/support/databases';
 import { AUTH, startTestApp, type TestApp } from '@test/support/test-app';
 import { waitFor } from '@test/support/wait-for';
 
-/** The subscription to ${event}, through the real application: ${module}'s change over HTTP, then what it recorded. */
+/** The subscription to ${event}, through the real application: ${owners} change over HTTP, then what it recorded. */
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
     \`${plural.kebab} on ${event}, on \${kind.name}\${kind.skipReason ? \` (skipped: \${kind.skipReason})\` : ''}\`,
@@ -495,7 +497,7 @@ for (const kind of DATABASE_KINDS) {
         );
 
       it('records each ${event} once, after ${module} committed it; a replayed keyed create adds none', async () => {
-        // The change that publishes it: adjust to ${module}'s route if it is not this one.
+        // The change that publishes ${event}: a create through ${owners} API.
         const create = () =>
           t.http().post('/v1/pets').set(AUTH).set('idempotency-key', \`heard-\${kind.name}\`).send({ name: 'Heard', categoryId: 1 });
         const created = await create();
@@ -551,9 +553,9 @@ for (const kind of DATABASE_KINDS) {
       '',
       `## Subscribes to ${event}`,
       '',
-      `\`infrastructure/${short.kebab}.subscription.ts\` subscribes to ${module}'s \`${event}\` (its type, \`${type}\`, taken`,
+      `\`infrastructure/${short.kebab}.subscription.ts\` subscribes to ${owners} \`${event}\` (its type, \`${type}\`, taken`,
       `from \`@app/${module}\` with \`import type\`: no \`dependsOn\` entry) as \`${plural.kebab}.on-${short.kebab}\`, and records each event`,
-      `in \`${table}\`, once per event, after ${module}'s commit. Make it the module's own reaction; what a handler may`,
+      `in \`${table}\`, once per event, after ${owners} commit. Make it the module's own reaction; what a handler may`,
       'do, and what once means: docs/extending.md, "Reacting to another module".',
       '',
     ].join('\n'),

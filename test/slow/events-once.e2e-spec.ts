@@ -1,13 +1,12 @@
-import { randomInt } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, queryDatabase, type TestDatabase } from '../support/databases';
+import { createWhileOneIsKilled } from '../support/kill-under-load';
 import { copyRepository, runIn } from '../support/repository-copy';
 import { startService, type ServiceProcess } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
 import { scaled, waitFor } from '../support/wait-for';
-import { startWriters } from '../support/writers';
 
 /**
  * pets.pet-created heard exactly once per pet by a subscriber of a module of its own, with instances killed (SIGKILL)
@@ -63,31 +62,7 @@ describe('pets.pet-created, heard once per pet across kill -9', () => {
         const rows = (sql: string) => queryDatabase(database.url, sql);
         const count = async (sql: string) => Number((await rows(sql))[0].n);
         try {
-          // The first migrates; the others start on its schema.
-          const services = [await start()];
-          for (let n = 1; n < instances; n++) services.push(await start());
-          let writers = services.map((service, n) =>
-            startWriters(service.baseUrl, { concurrency: 8, prefix: `w${n}` }),
-          );
-          const acknowledged = () => writers.reduce((sum, w) => sum + w.acknowledged().length, 0);
-          const stopped: typeof writers = [];
-
-          // Killed with requests in flight and events being handled: no shutdown hook, no flush.
-          const killAt = randomInt(CREATES / 5, CREATES / 2);
-          await waitFor(() => acknowledged() >= killAt, `${killAt} acknowledged creates`, WAIT_MS);
-          services[0].child.kill('SIGKILL');
-          expect(await services[0].exited).toBe('SIGKILL');
-          await writers[0].stop();
-          stopped.push(writers[0]);
-          const restartAt = acknowledged() + randomInt(500, 1500);
-          await waitFor(() => acknowledged() >= restartAt, `${restartAt} acknowledged creates`, WAIT_MS);
-          services[0] = await start();
-          writers = [startWriters(services[0].baseUrl, { concurrency: 8, prefix: 'w0-again' }), ...writers.slice(1)];
-          const total = () => acknowledged() + stopped.reduce((sum, w) => sum + w.acknowledged().length, 0);
-          await waitFor(() => total() >= CREATES, `${CREATES} acknowledged creates`, WAIT_MS);
-          await Promise.all(writers.map((w) => w.stop()));
-
-          const acked = [...stopped, ...writers].flatMap((w) => w.acknowledged().map((pet) => String(pet.id)));
+          const acked = await createWhileOneIsKilled(start, { instances, creates: CREATES, waitMs: WAIT_MS });
           expect(acked.length).toBeGreaterThanOrEqual(CREATES);
           // Every pet committed, acknowledged or not (its answer lost with the killed instance), heard once.
           const pets = await count('SELECT COUNT(*) AS n FROM pets');

@@ -1,12 +1,12 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, queryDatabase } from '../support/databases';
+import { createWhileOneIsKilled } from '../support/kill-under-load';
 import { startService, type ServiceProcess } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
 import { scaled, waitFor } from '../support/wait-for';
-import { startWriters } from '../support/writers';
 
 /**
  * The relay to NATS JetStream (decision 0031), on the NATS server PETSTORE_TEST_NATS_URL names: the built service
@@ -73,22 +73,7 @@ describe.skipIf(!NATS_URL)(
             return service;
           };
           try {
-            const services = [await start()];
-            for (let n = 1; n < instances; n++) services.push(await start());
-            const writers = services.map((service, n) =>
-              startWriters(service.baseUrl, { concurrency: 6, prefix: `r${n}` }),
-            );
-            const acknowledged = () => writers.reduce((sum, w) => sum + w.acknowledged().length, 0);
-            await waitFor(() => acknowledged() >= randomInt(300, CREATES / 2), 'creates before the kill', WAIT_MS);
-            // Killed with events being relayed: no shutdown, no drain of the NATS connection.
-            services[0].child.kill('SIGKILL');
-            await services[0].exited;
-            await writers[0].stop();
-            const again = await start();
-            writers.push(startWriters(again.baseUrl, { concurrency: 6, prefix: 'r0-again' }));
-            await waitFor(() => acknowledged() >= CREATES, `${CREATES} acknowledged creates`, WAIT_MS);
-            await Promise.all(writers.map((w) => w.stop()));
-
+            const acked = await createWhileOneIsKilled(start, { instances, creates: CREATES, waitMs: WAIT_MS });
             const pets = (await queryDatabase(database.url, 'SELECT CAST(id AS TEXT) AS id FROM pets')).map((row) =>
               String(row.id),
             );
@@ -106,7 +91,6 @@ describe.skipIf(!NATS_URL)(
               expect(to).toBe(`${subject}.pets.pet-created`);
               expect(event.payload.petId).toEqual({ $int64: event.aggregateId });
             }
-            const acked = writers.flatMap((w) => w.acknowledged().map((pet) => String(pet.id)));
             const relayed = new Set(messages.map((m) => m.event.aggregateId));
             expect(acked.filter((id) => !relayed.has(id))).toEqual([]);
           } finally {

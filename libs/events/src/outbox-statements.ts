@@ -93,10 +93,10 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       'SELECT CAST(after_transaction AS TEXT) AS "afterTransaction", CAST(after_position AS TEXT) AS "afterPosition" ' +
         'FROM events_subscriptions WHERE subscriber = $1',
     ),
-    /** Moves a progress on from where it was read: another instance that moved it first keeps its own. */
-    advanceFrom: dialect.statement(
+    /** Moves a progress forward, never back (another instance may have moved it further). */
+    advanceTo: dialect.statement(
       'UPDATE events_subscriptions SET after_transaction = $2, after_position = $3 ' +
-        'WHERE subscriber = $1 AND after_transaction = $4 AND after_position = $5',
+        'WHERE subscriber = $1 AND (after_transaction, after_position) < ($2, $3)',
     ),
     /** Events every subscription of their name (and the relay's, of every name) has passed, older than the retention, and parked by none. */
     prune: dialect.statement(

@@ -27,8 +27,8 @@ const MAX_BACKOFF_MS = 30_000;
  * 0031). Each message carries the event's id as `Nats-Msg-Id`, so that the stream keeps one copy of an event sent twice
  * within its duplicate window: a relay killed after JetStream acknowledged a batch and before its progress committed
  * sends that batch again on restart, and the stream drops the copies. Progress moves only past events acknowledged,
- * compare-and-set, so another instance's relay never moves it back. Every instance relays (the stream drops the
- * copies). Off unless `EVENTS_RELAY_NATS_URL` is set: then the NATS client is loaded, nothing before.
+ * and only forward, so another instance's relay never moves it back; it is written beside the loop, which goes on
+ * from the last acknowledged. Every instance relays (the stream drops the copies). Off unless `EVENTS_RELAY_NATS_URL` is set: then the NATS client is loaded, nothing before.
  */
 @Injectable()
 export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -39,6 +39,11 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private woken = false;
   private wakeUp?: () => void;
   private readonly failures?: Counter;
+  /** The last event the stream acknowledged: where the next look starts (read from the database at first). */
+  private sent?: [transactionId: string, position: string];
+  /** The write of the progress under way, if any, and whether a newer one waits for it. */
+  private saving?: Promise<void>;
+  private unsaved = false;
 
   constructor(
     private readonly db: SqlClient,
@@ -74,6 +79,9 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     this.stopping = true;
     this.wakeUp?.();
     await this.running;
+    await this.saving;
+    if (this.unsaved) this.save();
+    await this.saving;
     await this.broker?.close();
   }
 
@@ -103,33 +111,51 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
-  /** One look: the next events after the progress published, and the progress moved past them. */
+  /** One look: the next events after the last acknowledged, published, and the progress moved past them. */
   private async relayOnce(): Promise<number> {
     const statements = this.outbox.statements;
-    const [progress] = await this.db.read<{ afterTransaction: string; afterPosition: string }>(statements.progress, [
-      RELAY,
-    ]);
-    const events = await this.db.read<StoredEvent>(statements.nextOfAny, [
-      progress.afterTransaction,
-      progress.afterPosition,
-      BATCH,
-    ]);
+    if (!this.sent) {
+      const [progress] = await this.db.read<{ afterTransaction: string; afterPosition: string }>(statements.progress, [
+        RELAY,
+      ]);
+      this.sent = [progress.afterTransaction, progress.afterPosition];
+    }
+    const events = await this.db.read<StoredEvent>(statements.nextOfAny, [...this.sent, BATCH]);
     if (events.length === 0) return 0;
     await this.broker!.publish(events);
     const last = events[events.length - 1];
-    await this.db.write(statements.advanceFrom, [
-      RELAY,
-      last.transactionId,
-      last.position,
-      progress.afterTransaction,
-      progress.afterPosition,
-    ]);
+    this.sent = [last.transactionId, last.position];
     // Counted as a subscriber's: events_handled_total and the handling delay, subscriber="relay.nats".
     this.dispatcher.counted(
       RELAY,
       events.map((event) => event.occurredAt),
     );
+    this.save();
     return events.length;
+  }
+
+  /**
+   * Writes the progress without the loop waiting for it (on SQLite it waits in the creates' batches): one write at a
+   * time, of the latest acknowledged event, and only forward, so that another instance's is never moved back. Until it
+   * is written, a relay killed sends those events again, and the stream drops the copies. A write that fails is
+   * logged, and made again with the next events, or at shutdown.
+   */
+  private save(): void {
+    this.unsaved = true;
+    this.saving ??= (async () => {
+      while (this.unsaved) {
+        this.unsaved = false;
+        const [transactionId, position] = this.sent!;
+        try {
+          await this.db.write(this.outbox.statements.advanceTo, [RELAY, transactionId, position]);
+        } catch (error) {
+          this.unsaved = true;
+          const reason = error instanceof Error ? error.message : String(error);
+          this.logger.warn({ msg: "the relay's progress could not be written; written with the next", error: reason });
+          return;
+        }
+      }
+    })().finally(() => (this.saving = undefined));
   }
 
   private sleep(ms: number): Promise<void> {
