@@ -20,7 +20,7 @@ const BATCH = 100;
 const FIRST_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 60_000;
 /** The handling delay's buckets, in seconds: tens of milliseconds when all is well, up to the backoff's minutes. */
-export const HANDLING_DELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+const HANDLING_DELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 /** How often an instance removes events every subscriber has passed, once older than the retention (and at start). */
 const PRUNE_EVERY_MS = 60_000;
 
