@@ -250,13 +250,14 @@ async function natsAnswers(url) {
   }
 }
 
-/** Removes the stream the relay row made (the relay names it from its subject: decision 0031). */
+/** Removes the stream the relay row made: the one that keeps its subjects, as JetStream finds it. */
 async function deleteRelayStream() {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstreamManager } = await import('@nats-io/jetstream');
   const nc = await connect({ servers: NATS_URL, timeout: 1000, reconnect: false });
   try {
-    await (await jetstreamManager(nc)).streams.delete(RELAY_SUBJECT.replace(/[.-]/g, '_').toUpperCase());
+    const streams = (await jetstreamManager(nc)).streams;
+    await streams.delete(await streams.find(`${RELAY_SUBJECT}.pets.pet-created`));
   } catch {
     // No stream: the row did not run.
   } finally {

@@ -63,7 +63,6 @@ describe('pets.pet-created, heard once per pet across kill -9', () => {
         const count = async (sql: string) => Number((await rows(sql))[0].n);
         try {
           const acked = await createWhileOneIsKilled(start, { instances, creates: CREATES, waitMs: WAIT_MS });
-          expect(acked.length).toBeGreaterThanOrEqual(CREATES);
           // Every pet committed, acknowledged or not (its answer lost with the killed instance), heard once.
           const pets = await count('SELECT COUNT(*) AS n FROM pets');
           await waitFor(
