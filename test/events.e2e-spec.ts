@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IsString } from 'class-validator';
-import { SqlClient, generatedKeyColumn } from '@app/database';
-import { Idempotent } from '@app/idempotency';
-import { Responds, defineFeature } from '@app/platform';
-import { DomainEvents, UnitOfWork, type DomainEvent } from '@app/platform/ports';
-import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { Module } from '@nestjs/common';
+import { SqlClient } from '@app/database';
+import { defineFeature } from '@app/platform';
+import { DomainEvents } from '@app/platform/ports';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS, continueIdsAt, queryDatabase, sqlite } from './support/databases';
@@ -17,24 +14,15 @@ import { AUTH, startTestApp, type TestApp } from './support/test-app';
 import { EVENTS_USAGE, runEventsCommand } from '@app/events';
 import type { PetCreated } from '@app/pets';
 import { waitFor } from './support/wait-for';
+import { KENNEL_OPENED, kennelsFeature, type KennelOpened } from './support/kennels';
 
 /*
- * A publisher and a subscriber of this test only, each in a module of its own, as a team's would be. Kennels opens a
- * kennel and publishes kennels.kennel-opened in the same unit of work (keyed creates safe to retry); the audit module
- * records each event it handles in its own table, in the transaction the dispatcher gives it, and fails on the kennel
- * named "Boom" every time.
+ * A subscriber of this test only, in a module of its own, as a team's would be, to the kennels the test's support
+ * opens: the audit module records each event it handles in its own table, in the transaction the dispatcher gives
+ * it, and fails on the kennel named "Boom" every time.
  */
-const KENNEL_OPENED = 'kennels.kennel-opened';
-type KennelOpened = DomainEvent<typeof KENNEL_OPENED, { kennelId: bigint; name: string }>;
-
-class CreateEventTestTables1900000000000 implements MigrationInterface {
+class CreateAuditTables1900000000001 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
-    await runner.createTable(
-      new Table({
-        name: 'kennels',
-        columns: [generatedKeyColumn(runner), { name: 'name', type: 'varchar', length: '64' }],
-      }),
-    );
     await runner.query(
       'CREATE TABLE "audit_seen" ("event_id" varchar(36) NOT NULL, "kennel_id" varchar(20) NOT NULL, ' +
         '"kennel_id_is_bigint" integer NOT NULL, "occurred_at" varchar(24) NOT NULL)',
@@ -46,47 +34,6 @@ class CreateEventTestTables1900000000000 implements MigrationInterface {
   }
   async down(): Promise<void> {}
 }
-
-@ApiSchema({ name: 'NewKennel' })
-class NewKennel {
-  @ApiProperty() @IsString() name: string;
-}
-
-@ApiSchema({ name: 'Kennel' })
-class Kennel {
-  @ApiProperty({ description: 'int64 as decimal text' }) id: string;
-  @ApiProperty() name: string;
-}
-
-@Controller('kennels')
-class KennelsController {
-  constructor(
-    private readonly db: SqlClient,
-    private readonly unitOfWork: UnitOfWork,
-    private readonly events: DomainEvents,
-  ) {}
-
-  @Post()
-  @HttpCode(201)
-  @Idempotent()
-  @Responds(201, Kennel, { description: 'The kennel opened.' })
-  open(@Body() body: NewKennel): Promise<Kennel> {
-    return this.unitOfWork.run(async () => {
-      const insert = this.db.dialect.insertReturningId('INSERT INTO kennels (name) VALUES ($1)');
-      const id = this.db.dialect.insertedId(await this.db.write(insert, [body.name]));
-      await this.events.publish<KennelOpened>({
-        name: KENNEL_OPENED,
-        version: 1,
-        aggregateId: String(id),
-        payload: { kennelId: id, name: body.name },
-      });
-      return { id: String(id), name: body.name };
-    });
-  }
-}
-
-@Module({ controllers: [KennelsController] })
-class KennelsModule {}
 
 /** Whether the audit refuses Boom: until its operator mends it, and replays the parked event. */
 const audit = { refusesBoom: true };
@@ -124,12 +71,8 @@ class AuditModule {
 }
 
 const EVENT_TEST_PARTS = [
-  defineFeature({
-    name: 'kennels',
-    module: () => KennelsModule,
-    migrations: [CreateEventTestTables1900000000000],
-  }),
-  defineFeature({ name: 'audit', module: () => AuditModule }),
+  kennelsFeature,
+  defineFeature({ name: 'audit', module: () => AuditModule, migrations: [CreateAuditTables1900000000001] }),
 ];
 
 for (const kind of DATABASE_KINDS) {

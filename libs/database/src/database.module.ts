@@ -68,7 +68,7 @@ export async function openDatabase(
 ): Promise<{ sql: SqlClient; close(): Promise<void> }> {
   const options = dataSourceOptions(settings, schema, fileGuardOf(settings));
   const dataSource = await openDataSource(options, new WriteProbe());
-  const sql = new SqlClient(dataSource);
+  const sql = new SqlClient(dataSource, undefined, undefined, settings);
   return {
     sql,
     async close() {

@@ -17,6 +17,7 @@ describe('DatabaseSettings', () => {
       expect({ ...DatabaseSettings.fromEnvironment({}) }).toEqual({
         location: { type: 'sqlite', path: join(folder, 'data', 'petstore.sqlite') },
         timeoutMs: 3_000,
+        transactionIdleMs: 50,
       });
       expect(statSync(join(folder, 'data')).isDirectory()).toBe(true);
     } finally {
@@ -24,14 +25,16 @@ describe('DatabaseSettings', () => {
     }
   });
 
-  it('reads both variables', () => {
+  it('reads the three variables', () => {
     const settings = DatabaseSettings.fromEnvironment({
       DATABASE_URL: 'postgres://pets@db.internal:5432/pets',
       DATABASE_TIMEOUT_MS: '750',
+      DATABASE_TRANSACTION_IDLE_MS: '120',
     });
     expect({ ...settings }).toEqual({
       location: { type: 'postgres', url: 'postgres://pets@db.internal:5432/pets' },
       timeoutMs: 750,
+      transactionIdleMs: 120,
     });
   });
 
@@ -44,6 +47,8 @@ describe('DatabaseSettings', () => {
     [{ DATABASE_URL: 'postgresql://db.internal/' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'postgres://db.internal:5432/?sslmode=require' }, 'DATABASE_URL'],
     [{ DATABASE_TIMEOUT_MS: '10' }, 'DATABASE_TIMEOUT_MS'],
+    [{ DATABASE_TRANSACTION_IDLE_MS: '0' }, 'DATABASE_TRANSACTION_IDLE_MS'],
+    [{ DATABASE_TRANSACTION_IDLE_MS: 'soon' }, 'DATABASE_TRANSACTION_IDLE_MS'],
   ])('refuses %j, naming %s', (env, variable) => {
     expectRefusalNaming(
       () => DatabaseSettings.fromEnvironment({ DATABASE_URL: `sqlite:${folder}/db.sqlite`, ...env }),

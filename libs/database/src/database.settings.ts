@@ -1,12 +1,20 @@
 import { Settings, type Environment } from '@app/platform';
 import { parseDatabaseUrl, type DatabaseLocation } from './database-url';
 
-/** The database's own variables: `DATABASE_URL` and `DATABASE_TIMEOUT_MS`. */
+/** The database's own variables: `DATABASE_URL`, `DATABASE_TIMEOUT_MS` and `DATABASE_TRANSACTION_IDLE_MS`. */
 export class DatabaseSettings {
   private constructor(
     readonly location: DatabaseLocation,
-    /** How long a query may wait for a lock or a connection before the request is answered 503. */
+    /**
+     * How long a query may wait for a lock or a connection, and a SQLite write for its turn, before the request is
+     * answered 503.
+     */
     readonly timeoutMs: number,
+    /**
+     * How long a transaction's work may wait on anything but its own statements before the transaction is rolled back
+     * (TransactionFence): on SQLite every other write waits behind an open transaction.
+     */
+    readonly transactionIdleMs: number,
   ) {}
 
   /** Reads and checks them; throws a ConfigError naming the variable. */
@@ -14,6 +22,7 @@ export class DatabaseSettings {
     return new DatabaseSettings(
       parseDatabaseUrl(settings.text('DATABASE_URL') ?? 'sqlite:./data/petstore.sqlite'),
       settings.integer('DATABASE_TIMEOUT_MS', 3_000, 100, 600_000),
+      settings.integer('DATABASE_TRANSACTION_IDLE_MS', 50, 5, 60_000),
     );
   }
 

@@ -1,4 +1,5 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { TransactionAbandoned } from './transaction-fence';
 
 /** SQLite result codes that mean "not now" rather than "never". */
 const SQLITE_TRANSIENT = new Set([
@@ -40,7 +41,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // TypeORM releases a PostgreSQL query runner whose connection failed (a backend terminated between two statements
   // of a transaction, or a connection lost); the next statement on it is refused with this. The SqlClient releases a
   // runner only once the work on it is done, so here it means the connection was lost.
-  if (error instanceof QueryRunnerAlreadyReleasedError || error instanceof BatchUndone) return true;
+  if (
+    error instanceof QueryRunnerAlreadyReleasedError ||
+    error instanceof BatchUndone ||
+    error instanceof WriteWaitedTooLong ||
+    error instanceof TransactionAbandoned
+  ) {
+    return true;
+  }
   const cause = driverErrorOf(error);
   if (!cause) return false;
   const { code } = cause;
@@ -148,4 +156,15 @@ export function constraintViolationOf(error: unknown): ConstraintViolation | und
     if (/FOREIGN KEY constraint failed/.test(message)) return 'foreign_key';
   }
   return undefined;
+}
+
+/**
+ * A SQLite write that waited for its batch longer than DATABASE_TIMEOUT_MS and was never run (answered 503
+ * `database_unavailable`): the batches ahead of it did not end in time.
+ */
+export class WriteWaitedTooLong extends Error {
+  constructor(waitMs: number) {
+    super(`the write waited ${waitMs} ms for the database (DATABASE_TIMEOUT_MS) and was not run`);
+    this.name = 'WriteWaitedTooLong';
+  }
 }

@@ -14,6 +14,8 @@ export { openDatabase } from './database.module';
 export { EXIT, runDatabaseCommand } from './database-command';
 export { DatabaseSettings };
 export { SqlClient } from './sql-client';
+export { TransactionAbandoned } from './transaction-fence';
+export type { TransactionOnDemand } from './transaction-on-demand';
 export { int64Of } from './int64-column';
 export { recreateSqliteTable } from './recreate-sqlite-table';
 export { renameTable, renameTableBack } from './rename-table';

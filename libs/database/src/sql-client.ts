@@ -21,6 +21,9 @@ import { writeResultOf, type WriteResult } from './write-result';
 import { connect } from './connect';
 import { SqliteWriteBatches, type Carry } from './sqlite-write-batches';
 import { SqlSpans } from './sql-spans';
+import { DatabaseSettings } from './database.settings';
+import { TransactionFence } from './transaction-fence';
+import { TransactionOnDemand } from './transaction-on-demand';
 
 /**
  * A row written with a write, made of what the code that made the write returned. `sql` takes rows as one parameter,
@@ -34,6 +37,9 @@ export interface CarriedRow<T> {
 
 /** How often a PostgreSQL transaction is tried when it cannot be serialized with those beside it. */
 export const TRANSACTION_ATTEMPTS = 5;
+/** DATABASE_TRANSACTION_IDLE_MS's and DATABASE_TIMEOUT_MS's defaults, for a client made without the settings. */
+const DEFAULT_IDLE_MS = 50;
+const DEFAULT_WAIT_MS = 3_000;
 
 /**
  * How repositories talk to the database: TypeORM's repositories
@@ -63,28 +69,44 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   private readonly commitHooks = new AsyncLocalStorage<Array<() => void>>();
   /** SQLite: the code `carrying()` runs, whose one write carries another. */
   private readonly carriers = new AsyncLocalStorage<Carrier>();
+  /** The code `onDemand()` runs: its first statement opens the transaction. */
+  private readonly demand = new AsyncLocalStorage<TransactionOnDemand>();
   /** SQLite: the writing connection, and the writes' one path to it. */
   private writer?: Promise<DataSource>;
-  private readonly writes = new SqliteWriteBatches(
-    () => this.connection(),
-    (runner, work) => this.current.run(runner, work),
-  );
+  private readonly writes: SqliteWriteBatches;
+  /** How long a transaction's work may wait on anything but its statements (TransactionFence). */
+  private readonly idleMs: number;
 
   /** With tracing on: each statement and transaction a span of the request's (`undefined`: no step of it runs). */
   private readonly spans?: SqlSpans;
   /** `<service>_transaction_retries_total`: PostgreSQL transactions run again (their `work` with them). */
   private readonly retries?: Counter;
+  /** `<service>_transactions_abandoned_total`: transactions a fence rolled back before their work ended. */
+  private readonly abandoned?: Counter<'reason'>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Optional() tracing?: RequestTracing,
     @Optional() metrics?: MetricsService,
+    @Optional() settings?: DatabaseSettings,
   ) {
     this.dialect = SqlDialect.of(dataSource);
+    this.idleMs = settings?.transactionIdleMs ?? DEFAULT_IDLE_MS;
+    this.writes = new SqliteWriteBatches(
+      () => this.connection(),
+      (runner, work) => this.fenced(runner, work),
+      settings?.timeoutMs ?? DEFAULT_WAIT_MS,
+    );
     if (tracing) this.spans = new SqlSpans(tracing, this.isPostgres ? 'postgresql' : 'sqlite');
     this.retries = metrics?.counter(
       'transaction_retries_total',
       'Transactions PostgreSQL could not serialize with others and that ran again, their work with them (at most 4 times each).',
+    );
+    this.abandoned = metrics?.counter(
+      'transactions_abandoned_total',
+      'Transactions rolled back before their work ended: it waited on something other than its statements ' +
+        '(idle: DATABASE_TRANSACTION_IDLE_MS) or its owner gave it up (given_up: an event handler past its deadline).',
+      ['reason'],
     );
   }
 
@@ -93,9 +115,9 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     return this.writes.pending;
   }
 
-  /** Whether the calling code runs inside `transaction()`: what it writes commits with it. */
+  /** Whether the calling code runs inside `transaction()` (or `onDemand()`): what it writes commits with it. */
   get inTransaction(): boolean {
-    return this.current.getStore() !== undefined;
+    return this.current.getStore() !== undefined || this.demand.getStore() !== undefined;
   }
 
   get isPostgres(): boolean {
@@ -109,7 +131,10 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
 
   private readNow<T>(sql: string, parameters: unknown[]): Promise<T[]> {
     const runner = this.current.getStore();
-    return runner ? runner.query(sql, parameters) : this.dataSource.query(sql, parameters);
+    if (runner) return runner.query(sql, parameters);
+    const demand = this.demand.getStore();
+    if (demand) return demand.runner().then((opened) => opened.query(sql, parameters));
+    return this.dataSource.query(sql, parameters);
   }
 
   /**
@@ -123,7 +148,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   }
 
   private async writeNow(sql: string, parameters: unknown[]): Promise<WriteResult> {
-    const runner = this.current.getStore();
+    const runner = this.current.getStore() ?? (await this.demand.getStore()?.runner());
     if (runner) return writeResultOf(await runner.query(sql, parameters, true));
     if (!this.isPostgres) return this.carriers.getStore()?.write(sql, parameters) ?? this.writes.write(sql, parameters);
     const pooled = this.dataSource.createQueryRunner();
@@ -145,8 +170,11 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * module's tables take `read()` and `write()` (decision 0027).
    */
   repository<Entity extends ObjectLiteral>(entity: EntityTarget<Entity>): Repository<Entity> {
-    const runner = this.current.getStore();
-    return runner ? runner.manager.getRepository(entity) : this.dataSource.getRepository(entity);
+    const demand = this.demand.getStore();
+    const runner = this.current.getStore() ?? demand?.openRunner;
+    if (runner) return runner.manager.getRepository(entity);
+    if (demand) throw new Error('repository() in a transaction on demand: call it inside UnitOfWork.run()');
+    return this.dataSource.getRepository(entity);
   }
 
   /**
@@ -170,6 +198,8 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    */
   transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
+    const demand = this.demand.getStore();
+    if (demand) return demand.runner().then((runner) => this.current.run(runner, work));
     if (this.carriers.getStore()) {
       return Promise.reject(new Error('carrying() runs one write: a transaction inside it would wait for its batch'));
     }
@@ -190,9 +220,33 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * waits for what it wrote. It must not throw; it runs before the transaction's caller resumes.
    */
   onCommit(callback: () => void): void {
-    const hooks = this.commitHooks.getStore();
+    const hooks = this.commitHooks.getStore() ?? this.demand.getStore()?.hooks;
     if (!hooks) throw new Error('onCommit() is for code inside transaction()');
     hooks.push(callback);
+  }
+
+  /**
+   * A transaction that begins at the first statement of the code its `within()` runs, with `begin` run first in it,
+   * and ends when its owner commits or abandons it (TransactionOnDemand): an event's handler, whose slow part before
+   * its first statement must hold nothing. Not run again on a PostgreSQL serialization failure: its owner decides.
+   */
+  onDemand(begin: () => Promise<void>): TransactionOnDemand {
+    return new TransactionOnDemand(
+      (work) => {
+        const run = (traced: () => Promise<void>) =>
+          this.isPostgres ? this.postgresTransaction(traced) : this.writes.transaction(traced);
+        return this.spans ? this.spans.transaction(work, run) : run(work);
+      },
+      () => this.current.getStore(),
+      this.demand,
+      begin,
+    );
+  }
+
+  /** Runs a transaction's `work` with `runner`, fenced, as the current connection of its code. */
+  private fenced<T>(runner: QueryRunner, work: () => Promise<T>): Promise<T> {
+    const fence = new TransactionFence(runner, this.idleMs, (reason) => this.abandoned?.inc({ reason }));
+    return fence.guard(this.current.run(fence.runner, work));
   }
 
   private async transactionNow<T>(work: () => Promise<T>): Promise<T> {
@@ -219,7 +273,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * it, and no transaction.
    */
   carrying<T>(change: () => Promise<T>, carried: CarriedRow<T>): Promise<T> {
-    if (this.isPostgres || this.current.getStore()) {
+    if (this.isPostgres || this.current.getStore() || this.demand.getStore()) {
       return this.transaction(async () => {
         const result = await change();
         await this.write(carried.sql, [JSON.stringify([carried.row(result)])]);
@@ -246,7 +300,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
       await runner.startTransaction('SERIALIZABLE');
       let result: T;
       try {
-        result = await this.current.run(runner, work);
+        result = await this.fenced(runner, work);
       } catch (error) {
         // A connection whose rollback did not complete may still hold the transaction: it goes, it is not pooled.
         await runner.rollbackTransaction().catch(() => discard(runner));

@@ -1,12 +1,23 @@
 import type { Database } from 'sqlite3';
 import { QueryFailedError, type DataSource, type QueryRunner } from 'typeorm';
-import { BatchUndone, UnconfirmedWrite, isDatabaseUnavailable, isOutcomeUnknown } from './driver-errors';
+import {
+  BatchUndone,
+  UnconfirmedWrite,
+  WriteWaitedTooLong,
+  isDatabaseUnavailable,
+  isOutcomeUnknown,
+} from './driver-errors';
+import { TransactionAbandoned } from './transaction-fence';
 import { writeResultOf, type WriteResult } from './write-result';
 
 /** A write waiting for its turn: one statement (with the one it carries, if any), or a transaction's work. */
-type Job =
+type Write =
   | { statement: Statement; settle: Settle; carry?: Carry }
   | { work: (runner: QueryRunner) => Promise<unknown>; settle: Settle };
+type Job = Write & {
+  /** When it stops waiting for its batch (`performance.now()`), answered 503 if it has not begun by then. */
+  expiresAt: number;
+};
 
 type Statement = { sql: string; parameters: unknown[] };
 
@@ -66,16 +77,22 @@ export class SqliteWriteBatches {
   private waiting: Job[] = [];
   private running?: Promise<void>;
   private unanswered = 0;
+  /** Armed while a job waits: fires when the oldest one's wait runs out (expire()). */
+  private expiry?: NodeJS.Timeout;
   /** The tables a carrying job changes, whose writes are refused outside a batch's transaction (guard()). */
   private readonly guarded = new Set<string>();
 
   /**
    * @param connection the writing connection (opened on first use, and again after it failed to open).
    * @param inTransaction runs a transaction's work with `runner` as the current connection of its code.
+   * @param waitMs how long a write may wait for its batch to begin (DATABASE_TIMEOUT_MS): then it is answered
+   *   {@link WriteWaitedTooLong} (503) and never runs, so that no request waits without end behind a batch that does
+   *   not end.
    */
   constructor(
     private readonly connection: () => Promise<DataSource>,
     private readonly inTransaction: <T>(runner: QueryRunner, work: () => Promise<T>) => Promise<T>,
+    private readonly waitMs: number,
   ) {}
 
   write(sql: string, parameters: unknown[]): Promise<WriteResult> {
@@ -106,19 +123,36 @@ export class SqliteWriteBatches {
     while (this.running) await this.running;
   }
 
-  private enqueue(job: (settle: Settle) => Job): Promise<unknown> {
+  private enqueue(job: (settle: Settle) => Write): Promise<unknown> {
     this.unanswered++;
     return new Promise((resolve, reject) => {
-      this.waiting.push(
-        // Each job is settled exactly once: by its batch, or by the run that failed before settling it.
-        job((outcome) => {
-          this.unanswered--;
-          if (outcome.status === 'fulfilled') resolve(outcome.value);
-          else reject(outcome.reason);
-        }),
-      );
+      const made = job((outcome) => {
+        this.unanswered--;
+        if (outcome.status === 'fulfilled') resolve(outcome.value);
+        else reject(outcome.reason);
+      }) as Job;
+      made.expiresAt = performance.now() + this.waitMs;
+      // Each job is settled exactly once: by its batch, by the run that failed before settling it, or by expire().
+      this.waiting.push(made);
+      this.expiry ??= setTimeout(() => this.expire(), this.waitMs).unref();
       this.running ??= this.drain();
     });
+  }
+
+  /**
+   * Answers the jobs that waited past their time without their batch beginning (a batch held by a transaction that
+   * does not end, a lock another process holds): they never run. The queue is in the order the jobs came, so the
+   * expired ones are at its head.
+   */
+  private expire(): void {
+    this.expiry = undefined;
+    const now = performance.now();
+    let expired = 0;
+    while (expired < this.waiting.length && this.waiting[expired].expiresAt <= now) expired++;
+    const refusal = rejected(new WriteWaitedTooLong(this.waitMs));
+    for (const job of this.waiting.splice(0, expired)) job.settle(refusal);
+    const next = this.waiting[0];
+    if (next) this.expiry = setTimeout(() => this.expire(), Math.max(1, next.expiresAt - now)).unref();
   }
 
   private async drain(): Promise<void> {
@@ -129,6 +163,8 @@ export class SqliteWriteBatches {
       await this.run(batch).catch((error: unknown) => settleAll(batch, rejected(error)));
     }
     this.running = undefined;
+    clearTimeout(this.expiry);
+    this.expiry = undefined;
   }
 
   private async run(batch: Job[]): Promise<void> {
@@ -406,7 +442,12 @@ async function inSavepoint(
 ): Promise<PromiseSettledResult<unknown>> {
   await control(runner, 'SAVEPOINT job');
   const outcome = await settled(work(runner));
-  if (outcome.status === 'rejected' && !isDatabaseUnavailable(outcome.reason)) {
+  // The storage's failure ends the whole batch (RollbackGuard): nothing more runs on the connection. A transaction
+  // abandoned (TransactionFence) is answered as unavailable too, but its work is undone here, alone.
+  if (
+    outcome.status === 'rejected' &&
+    (outcome.reason instanceof TransactionAbandoned || !isDatabaseUnavailable(outcome.reason))
+  ) {
     await control(runner, 'ROLLBACK TO job');
   }
   return outcome;

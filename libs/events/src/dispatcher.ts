@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Counter, Histogram } from 'prom-client';
-import { SqlClient, isDatabaseUnavailable } from '@app/database';
+import { SqlClient, TransactionAbandoned, isDatabaseUnavailable, type TransactionOnDemand } from '@app/database';
 import { MetricsService, RequestTracing } from '@app/platform';
 import type { DomainEvent, Subscription } from '@app/platform/ports';
 import { decodePayload } from './event-payload';
@@ -24,14 +24,45 @@ const HANDLING_DELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 /** How often an instance removes events every subscriber has passed, once older than the retention (and at start). */
 const PRUNE_EVERY_MS = 60_000;
 
-/** What one look at a subscription found. */
+/** What one look at a subscription found; `handled`: when the events it committed occurred. */
 type Cycle =
-  | { kind: 'handled'; occurredAt: string[] }
+  | { kind: 'handled'; handled: string[] }
   | { kind: 'idle'; after: Progress }
-  | { kind: 'elsewhere' }
+  | { kind: 'elsewhere'; handled: string[] }
   | { kind: 'waiting'; untilMs: number }
   | { kind: 'replayed'; event: StoredEvent }
-  | { kind: 'failed'; event: StoredEvent; error: unknown; first: boolean; attempts: number; replay: boolean };
+  | { kind: 'stopped'; handled: string[] }
+  | {
+      kind: 'failed';
+      event: StoredEvent;
+      error: unknown;
+      first: boolean;
+      attempts: number;
+      replay: boolean;
+      handled: string[];
+    };
+
+/** A handler's attempt that ran past EVENTS_HANDLER_TIMEOUT_MS: failed like a throw, its transaction rolled back. */
+class HandlerTimedOut extends Error {
+  constructor(ms: number) {
+    super(`the handler did not finish within ${ms} ms (EVENTS_HANDLER_TIMEOUT_MS)`);
+    this.name = 'HandlerTimedOut';
+  }
+}
+
+/** The subscription was claimed by another instance, or moved, between the look and the transaction. */
+class ClaimLost extends Error {
+  constructor() {
+    super('another instance handles this subscription');
+  }
+}
+
+/** The service stops: the attempt under way is rolled back, and counts as none. */
+export class Stopping extends Error {
+  constructor() {
+    super('the service is stopping');
+  }
+}
 
 /**
  * Runs each subscription after the commits: one loop per subscription in each instance, which handles its next events
@@ -110,54 +141,150 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     await Promise.all(this.loops.map((loop) => loop.stop()));
   }
 
-  /** One look at `subscription`: its next events handled in one transaction, or why none was. */
-  async cycle(subscription: Subscription, oneAtATime: boolean): Promise<Cycle> {
-    let current: StoredEvent | undefined;
-    let first = true;
-    let replay = false;
-    let attempts = 0;
-    try {
-      return await this.db.transaction(async (): Promise<Cycle> => {
-        const statements = this.outbox.statements;
-        const [claimed] = await this.db.read<Claimed>(statements.claim, [subscription.subscriber]);
-        if (claimed === undefined) return { kind: 'elsewhere' };
-        // A parked event an operator asked to replay goes first, whatever the head's backoff.
-        const [parked] = await this.db.read<StoredEvent>(statements.nextReplay, [subscription.subscriber]);
-        if (parked !== undefined) {
-          current = parked;
-          replay = true;
-          await this.handle(subscription, parked);
-          await this.db.write(statements.unpark, [subscription.subscriber, parked.id]);
-          return { kind: 'replayed', event: parked };
-        }
-        attempts = claimed.attempts;
-        const retryAt = Number(claimed.retryAt);
-        if (retryAt > Date.now()) return { kind: 'waiting', untilMs: retryAt };
-        const events = await this.db.read<StoredEvent>(statements.next, [
-          subscription.event,
-          claimed.afterTransaction,
-          claimed.afterPosition,
-          oneAtATime || attempts > 0 ? 1 : BATCH,
-        ]);
-        if (events.length === 0) {
-          this.oldestWaiting.delete(subscription.subscriber);
-          return { kind: 'idle', after: [claimed.afterTransaction, claimed.afterPosition] };
-        }
-        this.oldestWaiting.set(subscription.subscriber, Number(events[0].occurredAt));
-        for (const event of events) {
-          current = event;
-          await this.handle(subscription, event);
-          first = false;
-        }
-        const last = events[events.length - 1];
-        await this.db.write(statements.advance, [subscription.subscriber, last.transactionId, last.position]);
-        return { kind: 'handled', occurredAt: events.map((event) => event.occurredAt) };
-      });
-    } catch (error) {
-      // The database's failure is no handler's: the loop waits and looks again, and no attempt is counted.
-      if (current === undefined || isDatabaseUnavailable(error)) throw error;
-      return { kind: 'failed', event: current, error, first, attempts, replay };
+  /**
+   * One look at `subscription`: its next events handled, or why none was. The look reads outside any transaction; each
+   * handler runs in a transaction that its first statement opens (SqlClient.onDemand()), whose first step claims the
+   * subscription and checks that it has not moved since the look. Consecutive handlers that go straight to the
+   * database share one transaction; a handler that first waits on something else (an outbound call) lets the events
+   * before it commit, and holds nothing while it waits: on SQLite no handler holds the one write path longer than its
+   * own statements, and one that waits inside its transaction is stopped by the fence (DATABASE_TRANSACTION_IDLE_MS).
+   */
+  async cycle(subscription: Subscription, oneAtATime: boolean, stopped: Promise<never>): Promise<Cycle> {
+    const statements = this.outbox.statements;
+    const { subscriber } = subscription;
+    const [row] = await this.db.read<Claimed>(statements.look, [subscriber]);
+    if (row === undefined) return { kind: 'elsewhere', handled: [] };
+    const [parked] = await this.db.read<StoredEvent>(statements.nextReplay, [subscriber]);
+    // A parked event an operator asked to replay goes first, whatever the head's backoff.
+    if (parked !== undefined) return this.replay(subscription, parked, stopped);
+    const retryAt = Number(row.retryAt);
+    if (retryAt > Date.now()) return { kind: 'waiting', untilMs: retryAt };
+    const attempts = row.attempts;
+    const events = await this.db.read<StoredEvent>(statements.next, [
+      subscription.event,
+      row.afterTransaction,
+      row.afterPosition,
+      oneAtATime || attempts > 0 ? 1 : BATCH,
+    ]);
+    if (events.length === 0) {
+      this.oldestWaiting.delete(subscriber);
+      return { kind: 'idle', after: [row.afterTransaction, row.afterPosition] };
     }
+    this.oldestWaiting.set(subscriber, Number(events[0].occurredAt));
+
+    /** The progress the subscription's row has once what this cycle committed is committed: checked as each transaction begins. */
+    let expected: Progress = [row.afterTransaction, row.afterPosition];
+    /** Events handled (their handlers returned), of which the first `closed` have a commit asked, `committed` done. */
+    let advanced = 0;
+    let closed = 0;
+    let committed = 0;
+    const commits: Array<Promise<void>> = [];
+    const transaction = this.db.onDemand(async () => {
+      const [claimed] = await this.db.read<Claimed>(statements.claim, [subscriber]);
+      if (claimed?.afterTransaction !== expected[0] || claimed.afterPosition !== expected[1]) throw new ClaimLost();
+      if (claimed.attempts !== attempts) throw new ClaimLost();
+    });
+    const commit = () => {
+      const through = advanced;
+      closed = through;
+      expected = progressOf(events[through - 1]);
+      commits.push(transaction.commit().then(() => void (committed = Math.max(committed, through))));
+    };
+    const handled = () => events.slice(0, committed).map((event) => event.occurredAt);
+
+    for (const [index, event] of events.entries()) {
+      transaction.mark();
+      // A handler that does not go straight to the database lets the events before it commit first.
+      if (transaction.isOpen) setImmediate(() => transaction.isOpen && !transaction.usedSinceMark && commit());
+      try {
+        await this.attempt(subscription, event, transaction, stopped);
+        advanced = index + 1;
+        if (transaction.isOpen) await transaction.within(() => this.advance(subscriber, event));
+      } catch (error) {
+        await transaction.abandon(messageOf(error));
+        await Promise.allSettled(commits);
+        const cause = transaction.failure ?? error;
+        if (cause instanceof Stopping) return { kind: 'stopped', handled: handled() };
+        if (cause instanceof ClaimLost) return { kind: 'elsewhere', handled: handled() };
+        // The database's failure is no handler's: the loop waits and looks again, and no attempt is counted.
+        if (transaction.failure !== undefined || (isDatabaseUnavailable(cause) && !isHandlersOwn(cause))) throw cause;
+        const first = committed === index;
+        return { kind: 'failed', event, error, first, attempts, replay: false, handled: handled() };
+      }
+    }
+    try {
+      // Handlers that made no statement: their progress is written in a transaction of its own.
+      if (!transaction.isOpen && advanced > closed) {
+        const last = events[advanced - 1];
+        await transaction.within(() => this.advance(subscriber, last));
+      }
+      if (transaction.isOpen) commit();
+      await Promise.all(commits);
+    } catch (error) {
+      await transaction.abandon(messageOf(error));
+      await Promise.allSettled(commits);
+      if (error instanceof ClaimLost || transaction.failure instanceof ClaimLost) {
+        return { kind: 'elsewhere', handled: handled() };
+      }
+      throw error;
+    }
+    return { kind: 'handled', handled: handled() };
+  }
+
+  /** A parked event an operator asked to replay: handled, and unparked in the handler's transaction. */
+  private async replay(subscription: Subscription, parked: StoredEvent, stopped: Promise<never>): Promise<Cycle> {
+    const statements = this.outbox.statements;
+    const { subscriber } = subscription;
+    const transaction = this.db.onDemand(async () => {
+      const [claimed] = await this.db.read<Claimed>(statements.claim, [subscriber]);
+      const [still] = await this.db.read(statements.replayAsked, [subscriber, parked.id]);
+      if (claimed === undefined || still === undefined) throw new ClaimLost();
+    });
+    try {
+      await this.attempt(subscription, parked, transaction, stopped);
+      await transaction.within(() => this.db.write(statements.unpark, [subscriber, parked.id]));
+      await transaction.commit();
+      return { kind: 'replayed', event: parked };
+    } catch (error) {
+      await transaction.abandon(messageOf(error));
+      const cause = transaction.failure ?? error;
+      if (cause instanceof Stopping) return { kind: 'stopped', handled: [] };
+      if (cause instanceof ClaimLost) return { kind: 'elsewhere', handled: [] };
+      if (transaction.failure !== undefined || (isDatabaseUnavailable(cause) && !isHandlersOwn(cause))) throw cause;
+      return { kind: 'failed', event: parked, error, first: true, attempts: 0, replay: true, handled: [] };
+    }
+  }
+
+  /**
+   * Runs the handler of `event` in `transaction`, until it returns, throws, or its deadline passes; or until the
+   * transaction breaks (the fence closed it, the claim was lost) or the service stops. Whatever it does after that
+   * is refused: its statements find the transaction closed.
+   */
+  private async attempt(
+    subscription: Subscription,
+    event: StoredEvent,
+    transaction: TransactionOnDemand,
+    stopped: Promise<never>,
+  ): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      const ms = this.settings.handlerTimeoutMs;
+      timer = setTimeout(() => reject(new HandlerTimedOut(ms)), ms);
+    });
+    try {
+      await Promise.race([
+        transaction.within(() => this.handle(subscription, event)),
+        transaction.interrupted,
+        deadline,
+        stopped,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async advance(subscriber: string, event: StoredEvent): Promise<void> {
+    await this.db.write(this.outbox.statements.advance, [subscriber, event.transactionId, event.position]);
   }
 
   private handle(subscription: Subscription, stored: StoredEvent): Promise<void> {
@@ -200,6 +327,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
 
   /** Events `subscriber` handled, which occurred at these times (ms since the epoch), now committed. */
   counted(subscriber: string, occurredAt: string[]): void {
+    if (occurredAt.length === 0) return;
     this.handled?.inc({ subscriber }, occurredAt.length);
     const now = Date.now();
     for (const at of occurredAt) this.delay?.observe({ subscriber }, Math.max(0, now - Number(at)) / 1000);
@@ -295,6 +423,16 @@ interface Claimed {
   retryAt: string;
 }
 
+/** Where a subscription stands once `event` is handled. */
+function progressOf(event: StoredEvent): Progress {
+  return [event.transactionId, event.position];
+}
+
+/** A failure of the handler's own doing, though answered like the database's: it held its transaction idle, or ran out of time. */
+function isHandlersOwn(error: unknown): boolean {
+  return error instanceof TransactionAbandoned || error instanceof HandlerTimedOut;
+}
+
 /** Whether `event` is the one right after the subscription's progress. */
 function isHead(claimed: Claimed, event: StoredEvent): boolean {
   const after = [BigInt(claimed.afterTransaction), BigInt(claimed.afterPosition)];
@@ -306,6 +444,8 @@ function isHead(claimed: Claimed, event: StoredEvent): boolean {
 class SubscriptionLoop {
   private running?: Promise<void>;
   private stopping = false;
+  /** Rejected as the service stops: the handler's attempt under way is rolled back at once, and counts as none. */
+  private readonly stopped = Promise.withResolvers<never>();
   private wakeUp?: () => void;
   private woken = false;
   /** After a batch failed: one event at a time, until the failing one has been recorded. */
@@ -319,6 +459,7 @@ class SubscriptionLoop {
   ) {}
 
   start(): void {
+    this.stopped.promise.catch(() => undefined);
     this.running = this.run();
   }
 
@@ -329,6 +470,7 @@ class SubscriptionLoop {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopped.reject(new Stopping());
     this.wakeUp?.();
     await this.running;
   }
@@ -352,10 +494,11 @@ class SubscriptionLoop {
         this.idleAfter = idleAfter;
         return dispatcher.pollMs;
       }
-      const cycle = await dispatcher.cycle(subscription, this.oneAtATime);
+      const cycle = await dispatcher.cycle(subscription, this.oneAtATime, this.stopped.promise);
+      if ('handled' in cycle) dispatcher.counted(subscription.subscriber, cycle.handled);
       switch (cycle.kind) {
         case 'handled':
-          dispatcher.counted(subscription.subscriber, cycle.occurredAt);
+        case 'stopped':
           return 0;
         case 'replayed':
           dispatcher.replayed(subscription, cycle.event);

@@ -6,10 +6,11 @@ import { EventsSettings } from './events.settings';
 const read = (env: Record<string, string>) => EventsSettings.of(new Settings(env));
 
 describe('EventsSettings', () => {
-  it('polls every 200 ms, parks after 5 attempts, keeps a week, and relays nothing by default', () => {
+  it('polls every 200 ms, gives a handler 10 s, parks after 5 attempts, keeps a week, and relays nothing by default', () => {
     expect({ ...read({}) }).toEqual({
       pollMs: 200,
       maxAttempts: 5,
+      handlerTimeoutMs: 10_000,
       retentionHours: 168,
       relayNatsUrl: undefined,
       relaySubject: 'petstore.events',

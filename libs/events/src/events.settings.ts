@@ -7,6 +7,8 @@ export class EventsSettings {
     readonly pollMs: number,
     /** Attempts at one event before it is parked. */
     readonly maxAttempts: number,
+    /** How long one attempt of a handler may take before it fails like a throw, its transaction rolled back. */
+    readonly handlerTimeoutMs: number,
     /** How long an event every subscriber has handled stays in the outbox. */
     readonly retentionHours: number,
     /** The NATS server the relay publishes committed events to (JetStream); none: no relay. */
@@ -20,6 +22,7 @@ export class EventsSettings {
     return new EventsSettings(
       settings.integer('EVENTS_POLL_MS', 200, 10, 60_000),
       settings.integer('EVENTS_MAX_ATTEMPTS', 5, 1, 100),
+      settings.integer('EVENTS_HANDLER_TIMEOUT_MS', 10_000, 10, 600_000),
       settings.integer('EVENTS_RETENTION_HOURS', 168, 1, 8_760),
       natsUrlOf(settings.text('EVENTS_RELAY_NATS_URL')),
       subjectOf(settings.text('EVENTS_RELAY_SUBJECT') ?? 'petstore.events'),

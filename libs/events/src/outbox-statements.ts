@@ -12,6 +12,12 @@ const EVENT_COLUMNS =
  */
 const SETTLED = 'o.transaction_id < CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS TEXT) AS bigint)';
 
+/** A subscription's row. */
+const SUBSCRIPTION =
+  'SELECT event, CAST(after_transaction AS TEXT) AS "afterTransaction", ' +
+  'CAST(after_position AS TEXT) AS "afterPosition", attempts, CAST(retry_at AS TEXT) AS "retryAt" ' +
+  'FROM events_subscriptions WHERE subscriber = $1';
+
 /** The statements of the outbox and the subscriptions, written once for both databases. */
 export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
   const after = '(o.transaction_id, o.position) > ($2, $3)';
@@ -36,11 +42,9 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
         'VALUES ($1, $2, 0, 0, 0, 0) ON CONFLICT (subscriber) DO UPDATE SET event = $2',
     ),
     /** The subscription's row, locked for this transaction; none while another instance holds it (PostgreSQL). */
-    claim: dialect.statement(
-      'SELECT event, CAST(after_transaction AS TEXT) AS "afterTransaction", ' +
-        'CAST(after_position AS TEXT) AS "afterPosition", attempts, CAST(retry_at AS TEXT) AS "retryAt" ' +
-        `FROM events_subscriptions WHERE subscriber = $1${postgres ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-    ),
+    claim: dialect.statement(`${SUBSCRIPTION}${postgres ? ' FOR UPDATE SKIP LOCKED' : ''}`),
+    /** The subscription's row as it is now, read outside any transaction. */
+    look: dialect.statement(SUBSCRIPTION),
     next: dialect.statement(
       `SELECT ${EVENT_COLUMNS} FROM events_outbox o WHERE o.name = $1 AND ${after}${settled} ` +
         'ORDER BY o.transaction_id, o.position LIMIT $4',
@@ -77,6 +81,10 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
     nextReplay: dialect.statement(
       `SELECT p.attempts, ${EVENT_COLUMNS} FROM events_parked p JOIN events_outbox o ON o.position = p.position ` +
         'WHERE p.subscriber = $1 AND p.replay_requested_at IS NOT NULL ORDER BY p.replay_requested_at LIMIT 1',
+    ),
+    /** Whether the replay of one parked event is still asked (not handled by another instance meanwhile). */
+    replayAsked: dialect.statement(
+      'SELECT 1 AS asked FROM events_parked WHERE subscriber = $1 AND event_id = $2 AND replay_requested_at IS NOT NULL',
     ),
     unpark: dialect.statement('DELETE FROM events_parked WHERE subscriber = $1 AND event_id = $2'),
     /** A replay that failed: parked again as it was, its attempt counted, until another replay is asked for. */
