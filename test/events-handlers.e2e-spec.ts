@@ -214,3 +214,56 @@ for (const kind of DATABASE_KINDS) {
     },
   );
 }
+
+describe('writes waiting behind a transaction held open longer than DATABASE_TIMEOUT_MS, on sqlite', () => {
+  let t: TestApp;
+  const logged: string[] = [];
+  const capture = (...args: unknown[]) => void logged.push(JSON.stringify(args));
+  beforeAll(async () => {
+    t = await startTestApp({
+      parts: PARTS,
+      // An operator who let transactions idle for 3 s: the write path is held that long, longer than a write may wait.
+      env: { DATABASE_TIMEOUT_MS: '300', DATABASE_TRANSACTION_IDLE_MS: '3000', EVENTS_HANDLER_TIMEOUT_MS: '600000' },
+      logger: { log: capture, error: capture, warn: capture, debug: capture, verbose: capture },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('answers each 503 database_unavailable with a log line once it has waited its time, never an empty reply, and writes again after', async () => {
+    laggard.gate = Promise.withResolvers<void>();
+    laggard.waiting = 0;
+    laggard.late = [];
+    expect((await t.http().post('/v1/kennels').set(AUTH).send({ name: 'Gate after held' })).status).toBe(201);
+    await waitFor(() => laggard.waiting === 1, 'the handler to hold its transaction');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        t
+          .http()
+          .post('/v1/pets')
+          .set(AUTH)
+          .send({ name: `Waiting ${n}`, categoryId: 1 }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers['retry-after']).toBe('2');
+      expect(answer.body).toEqual({
+        code: 'database_unavailable',
+        message: 'the database is unavailable; retry shortly',
+        status: 503,
+      });
+    }
+    // One warning a request, naming why: the write waited its time (DATABASE_TIMEOUT_MS) and was not run.
+    const warnings = logged.filter((line) => line.includes('"msg":"database unavailable"'));
+    expect(warnings).toHaveLength(10);
+    for (const line of warnings) expect(line).toContain('"err":{"name":"WriteWaitedTooLong"}');
+    laggard.gate.resolve();
+    await waitFor(() => laggard.late.length === 1, 'the handler to finish');
+    expect(laggard.late).toEqual(['written']);
+    const after = await t.http().post('/v1/pets').set(AUTH).send({ name: 'After', categoryId: 1 });
+    expect(after.status).toBe(201);
+    // None of the refused creates was run.
+    const names = await queryDatabase(t.database.url, "SELECT name FROM pets WHERE name LIKE 'Waiting%'");
+    expect(names).toEqual([]);
+  });
+});
