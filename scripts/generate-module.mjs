@@ -108,10 +108,44 @@ if (!route.split('/').every((segment) => KEBAB.test(segment))) {
   fail(`"${route}" is not a path of kebab-case segments such as orders or store/orders`);
 }
 if (name === 'platform' || existsSync(join(ROOT, 'libs', name))) fail(`libs/${name} exists already`);
+refuseRoutesServed(route);
 const plural = names(name);
 const one = names(entity);
 for (const word of [plural.camel, one.camel]) {
   if (RESERVED.has(word)) fail(`"${word}" is a reserved word in TypeScript: choose another name or --entity`);
+}
+
+/**
+ * Refuses a route some module under libs/ serves already: the module's `/v1/<route>` and `/v1/<route>/{id}` would be
+ * declared twice, and the service would refuse to start ("Method 'GET' already declared for route"). Routes are read
+ * from each module's controllers (`@Controller('<path>')` and the methods' paths), a parameter being any parameter.
+ */
+function refuseRoutesServed(wanted) {
+  const shape = (path) =>
+    path
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => (segment.startsWith(':') ? ':' : segment))
+      .join('/');
+  const mine = new Set([shape(wanted), shape(`${wanted}/:id`)]);
+  for (const library of readdirSync(join(ROOT, 'libs'))) {
+    const http = join(ROOT, 'libs', library, 'src', 'http');
+    if (!existsSync(http)) continue;
+    for (const file of readdirSync(http).filter((entry) => entry.endsWith('.controller.ts'))) {
+      const source = readFileSync(join(http, file), 'utf8');
+      const prefix = /@Controller\(\s*'([^']*)'/.exec(source)?.[1];
+      if (prefix === undefined) continue;
+      for (const [, method, path = ''] of source.matchAll(/@(Get|Post|Put|Patch|Delete)\(\s*(?:'([^']*)')?/g)) {
+        const served = shape(`${prefix}/${path}`);
+        if (mine.has(served)) {
+          fail(
+            `--path ${wanted}: libs/${library} serves ${method.toUpperCase()} /v1/${served.replace(/:/g, '{id}')} ` +
+              `already (libs/${library}/src/http/${file}): choose a path no module serves (without --path, /v1/${name})`,
+          );
+        }
+      }
+    }
+  }
 }
 
 /** "an order", "a pet", "a user", "an hour": the article before the entity's name in the generated prose. */

@@ -496,7 +496,7 @@ describe('npm run generate:module', () => {
     SUITE_BOUND_MS,
   );
 
-  it('refuses a name that is taken or not kebab-case, or a dependency that is no feature module, writing nothing', async () => {
+  it('refuses a name that is taken or not kebab-case, a route another module serves, or a dependency that is no feature module, writing nothing', async () => {
     const taken = await generate('pets');
     expect(taken.status).toBe(1);
     expect(taken.output).toContain('generate:module: libs/pets exists already');
@@ -508,6 +508,14 @@ describe('npm run generate:module', () => {
     expect(badPath.output).toContain(
       'generate:module: "/store//orders" is not a path of kebab-case segments such as orders or store/orders',
     );
+    // The service would refuse to start: "Method 'GET' already declared for route '/v1/pets'".
+    const clash = await generate('gadgets', '--path', 'pets');
+    expect(clash.status).toBe(1);
+    expect(clash.output).toContain(
+      'generate:module: --path pets: libs/pets serves GET /v1/pets already (libs/pets/src/http/pets.controller.ts): ' +
+        'choose a path no module serves (without --path, /v1/gadgets)',
+    );
+    expect(existsSync(join(copy, 'libs/gadgets'))).toBe(false);
     const capability = await generate('bookings', '--depends-on', 'database');
     expect(capability.status).toBe(1);
     expect(capability.output).toContain(

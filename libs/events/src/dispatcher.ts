@@ -18,6 +18,11 @@ import type { StoredEvent } from './outbox-statements';
 const BATCH = 100;
 /** The wait before the second attempt at an event; each later one waits twice as long, up to {@link MAX_BACKOFF_MS}. */
 const FIRST_BACKOFF_MS = 200;
+/**
+ * The same after an attempt that held its transaction idle (TransactionAbandoned): on SQLite it held every write of
+ * the process meanwhile, and will likely again, so it is tried ten times less often.
+ */
+const FIRST_BACKOFF_AFTER_IDLE_MS = 2_000;
 const MAX_BACKOFF_MS = 60_000;
 /** The handling delay's buckets, in seconds: tens of milliseconds when all is well, up to the backoff's minutes. */
 const HANDLING_DELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
@@ -194,13 +199,25 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
 
     for (const [index, event] of events.entries()) {
       transaction.mark();
-      // A handler that does not go straight to the database lets the events before it commit first.
-      if (transaction.isOpen) setImmediate(() => transaction.isOpen && !transaction.usedSinceMark && commit());
+      // A handler that does not go straight to the database (its first statement not sent within this turn of the
+      // event loop) lets the events before it commit first, and its own commit once it returns: the next one will
+      // likely wait too, and the write path must not wait with it.
+      let waited = false;
+      const check = setImmediate(() => {
+        if (transaction.usedSinceMark) return;
+        waited = true;
+        if (transaction.isOpen) commit();
+      });
       try {
         await this.attempt(subscription, event, transaction, stopped);
+        clearImmediate(check);
         advanced = index + 1;
-        if (transaction.isOpen) await transaction.within(() => this.advance(subscriber, event));
+        if (transaction.isOpen) {
+          await transaction.within(() => this.advance(subscriber, event));
+          if (waited) commit();
+        }
       } catch (error) {
+        clearImmediate(check);
         await transaction.abandon(messageOf(error));
         await Promise.allSettled(commits);
         const cause = transaction.failure ?? error;
@@ -349,7 +366,8 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       const [claimed] = await this.db.read<Claimed>(statements.claim, [subscriber]);
       if (claimed === undefined || !isHead(claimed, event)) return;
       if (attempts < this.settings.maxAttempts) {
-        const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1));
+        const first = error instanceof TransactionAbandoned ? FIRST_BACKOFF_AFTER_IDLE_MS : FIRST_BACKOFF_MS;
+        const backoff = Math.min(MAX_BACKOFF_MS, first * 2 ** (attempts - 1));
         await this.db.write(statements.failed, [subscriber, attempts, Date.now() + backoff]);
         this.db.onCommit(() =>
           this.logger.warn({ msg: 'event handler failed', subscriber, event: event.name, eventId: event.id, attempts }),
@@ -372,8 +390,37 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     });
   }
 
+  /**
+   * An event the relay can never publish (a message over the server's max_payload, a row that is no event): parked as a
+   * subscriber's event that failed every attempt, listed and replayed alike.
+   */
+  async parkUnpublishable(subscriber: string, event: StoredEvent, reason: string): Promise<void> {
+    const error = reason.slice(0, 1024);
+    const parked = await this.db.write(this.outbox.statements.parkOnce, [
+      subscriber,
+      event.id,
+      event.position,
+      1,
+      error,
+      Date.now(),
+    ]);
+    if (parked.changed === 0) return;
+    this.parked?.inc({ subscriber });
+    this.logger.error({
+      msg: 'event parked: it can never be published (npm run events -- parked; replay <id>)',
+      subscriber,
+      event: event.name,
+      eventId: event.id,
+      error,
+    });
+  }
+
   /** A replay that failed: the event stays parked, its attempt and error recorded, until a replay is asked again. */
-  async replayFailed(subscription: Subscription, event: StoredEvent, error: unknown): Promise<void> {
+  async replayFailed(
+    subscription: Pick<Subscription, 'subscriber'>,
+    event: StoredEvent,
+    error: unknown,
+  ): Promise<void> {
     const message = messageOf(error);
     this.failures?.inc({ subscriber: subscription.subscriber });
     await this.db.write(this.outbox.statements.replayFailed, [subscription.subscriber, event.id, message]);
@@ -386,7 +433,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     });
   }
 
-  replayed(subscription: Subscription, event: StoredEvent): void {
+  replayed(subscription: Pick<Subscription, 'subscriber'>, event: StoredEvent): void {
     this.counted(subscription.subscriber, [event.occurredAt]);
     this.logger.log({ msg: 'parked event replayed', subscriber: subscription.subscriber, eventId: event.id });
   }

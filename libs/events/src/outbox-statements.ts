@@ -41,6 +41,11 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at) ' +
         'VALUES ($1, $2, 0, 0, 0, 0) ON CONFLICT (subscriber) DO UPDATE SET event = $2',
     ),
+    /** A subscription's row made again at a progress, if it is missing (an instance's may have made it meanwhile). */
+    registerAt: dialect.statement(
+      'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at) ' +
+        'VALUES ($1, $2, $3, $4, 0, 0) ON CONFLICT (subscriber) DO NOTHING',
+    ),
     /** The subscription's row, locked for this transaction; none while another instance holds it (PostgreSQL). */
     claim: dialect.statement(`${SUBSCRIPTION}${postgres ? ' FOR UPDATE SKIP LOCKED' : ''}`),
     /** The subscription's row as it is now, read outside any transaction. */
@@ -62,6 +67,11 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
     park: dialect.statement(
       'INSERT INTO events_parked (subscriber, event_id, position, attempts, error, parked_at) ' +
         'VALUES ($1, $2, $3, $4, $5, $6)',
+    ),
+    /** The same, once however many instances park it (the relay's, which every instance runs). */
+    parkOnce: dialect.statement(
+      'INSERT INTO events_parked (subscriber, event_id, position, attempts, error, parked_at) ' +
+        'VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (subscriber, event_id) DO NOTHING',
     ),
     /** Every parked event, oldest first, with the event itself. */
     parked: dialect.statement(

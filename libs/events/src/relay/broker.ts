@@ -1,15 +1,27 @@
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import type { StoredEvent } from '../outbox-statements';
 
 /** NATS JetStream as the relay uses it; this module, and the client with it, is loaded only when a relay is set. */
 export interface Broker {
-  /** The stream that keeps the relay's subjects. */
+  /** The stream the relay makes when none keeps its subjects. */
   readonly stream: string;
-  /** Publishes `events` in their order and resolves once the stream acknowledged every one. */
-  publish(events: StoredEvent[]): Promise<void>;
+  /**
+   * Publishes `events` in their order and resolves once the stream acknowledged every one that can be published,
+   * with those that never can (a row that is no JSON, a message over the server's `max_payload`), each with why.
+   */
+  publish(events: StoredEvent[]): Promise<Unpublishable[]>;
   close(): Promise<void>;
 }
+
+/** An event no attempt can publish: the relay parks it, as a subscriber's event that failed every attempt. */
+export interface Unpublishable {
+  event: StoredEvent;
+  reason: string;
+}
+
+/** A stream the relay can use was found, or made: told once per connection. */
+export type StreamFound = { stream: string; made: boolean; duplicateWindowMs: number };
 
 /** How long the stream the relay makes remembers an event's id: a relay down longer may send a batch twice. */
 const DUPLICATE_WINDOW_NS = 60 * 60 * 1e9;
@@ -22,54 +34,117 @@ export function streamNameOf(subject: string): string {
 }
 
 /**
- * A broker that connects on first use, and again after a failed attempt (the relay waits and tries again); once
- * connected, the client reconnects by itself. The stream is made, with an hour's duplicate window, if none has its
- * name: an operator's own (its subjects, window and limits) is used as it is.
+ * The server and its credentials apart: nats.js takes the user and password (or a token, a user without password) as
+ * options and ignores those of a URL, which the server then refuses ("Authorization Violation").
  */
-export function natsBroker(url: string, subject: string): Broker {
+export function connectionOptionsOf(url: string): { servers: string; user?: string; pass?: string; token?: string } {
+  const parsed = new URL(url);
+  const servers = `${parsed.protocol}//${parsed.host}`;
+  const user = decodeURIComponent(parsed.username);
+  const pass = decodeURIComponent(parsed.password);
+  if (user === '') return { servers };
+  return pass === '' ? { servers, token: user } : { servers, user, pass };
+}
+
+/**
+ * A broker that connects on first use, and again once its connection closed (the relay waits and tries again): the
+ * client does not reconnect by itself. Before its first publish on a connection, and again after any publish
+ * failed, it makes sure a stream keeps its subjects: the stream that does (an operator's own, under any name, used as
+ * it is when it takes all of them), or one it makes, with an hour's duplicate window. So a stream deleted by hand, or
+ * a server restarted with its store wiped, is made again at the next attempt. A stream that takes only some of the
+ * subjects, or one of the relay's name that takes others, is refused with an error naming it, at every attempt,
+ * until an operator mends it.
+ */
+export function natsBroker(url: string, subject: string, found: (stream: StreamFound) => void): Broker {
   const stream = streamNameOf(subject);
+  const all = `${subject}.>`;
   let connection: Promise<NatsConnection> | undefined;
-  const connected = () => {
-    connection ??= (async () => {
-      const nc = await connect({ servers: url, name: 'petstore-event-relay', maxReconnectAttempts: -1 });
-      try {
-        const manager = await jetstreamManager(nc);
-        const found = await manager.streams.info(stream).then(
-          () => true,
-          () => false,
+  let checked = false;
+  const connected = async () => {
+    const open = await connection?.catch(() => undefined);
+    if (open && !open.isClosed()) return open;
+    // No reconnecting client: one that reconnects sends what it buffered meanwhile, read before the outage, perhaps
+    // relayed by another instance since. A new connection sends only what the next look reads.
+    const current = connect({ ...connectionOptionsOf(url), name: 'petstore-event-relay', reconnect: false });
+    connection = current;
+    checked = false;
+    current.catch(() => {
+      if (connection === current) connection = undefined;
+    });
+    return current;
+  };
+  const ensureStream = async (nc: NatsConnection) => {
+    const manager = await jetstreamManager(nc);
+    const holder = await streamHolding(manager, all);
+    if (holder !== undefined) {
+      const { config } = await manager.streams.info(holder);
+      if (!config.subjects?.some((taken) => covers(taken, all))) {
+        throw new Error(
+          `the stream ${holder} takes some of the relay's subjects but not all (its subjects: ${config.subjects?.join(', ')}): ` +
+            `give it ${all}, or remove it and the relay makes ${stream}`,
         );
-        if (!found) {
-          await manager.streams.add({
-            name: stream,
-            subjects: [`${subject}.>`],
-            duplicate_window: DUPLICATE_WINDOW_NS,
-          });
-        }
-        return nc;
-      } catch (error) {
-        await nc.close();
-        throw error;
       }
-    })();
-    connection.catch(() => (connection = undefined));
-    return connection;
+      found({ stream: holder, made: false, duplicateWindowMs: Number(config.duplicate_window ?? 0) / 1e6 });
+      return;
+    }
+    try {
+      await manager.streams.add({ name: stream, subjects: [all], duplicate_window: DUPLICATE_WINDOW_NS });
+    } catch (error) {
+      throw new Error(
+        `the stream ${stream} could not be made for ${all} (${messageOf(error)}): a stream of that name for other ` +
+          'subjects, or one that overlaps them, is in the way',
+        { cause: error },
+      );
+    }
+    found({ stream, made: true, duplicateWindowMs: DUPLICATE_WINDOW_NS / 1e6 });
   };
   return {
     stream,
     async publish(events) {
-      const client = jetstream(await connected());
+      const nc = await connected();
+      if (!checked) {
+        await ensureStream(nc);
+        checked = true;
+      }
+      const client = jetstream(nc);
+      const unpublishable: Unpublishable[] = [];
+      const maxPayload = nc.info?.max_payload ?? Infinity;
+      const sent: Array<Promise<unknown>> = [];
       // Sent together on one connection, which keeps their order; each acknowledged, or the batch fails.
-      await Promise.all(
-        events.map((event) => {
-          const meta = headers();
-          if (event.traceParent) meta.set('traceparent', event.traceParent);
-          return client.publish(`${subject}.${event.name}`, JSON.stringify(messageBody(event)), {
-            msgID: event.id,
-            headers: meta,
-            timeout: ACK_TIMEOUT_MS,
-          });
-        }),
-      );
+      for (const event of events) {
+        const meta = headers();
+        if (event.traceParent) meta.set('traceparent', event.traceParent);
+        let body: string;
+        try {
+          body = JSON.stringify(messageBody(event));
+        } catch (error) {
+          unpublishable.push({ event, reason: `its outbox row is not an event (${messageOf(error)})` });
+          continue;
+        }
+        const published = client.publish(`${subject}.${event.name}`, body, {
+          msgID: event.id,
+          headers: meta,
+          timeout: ACK_TIMEOUT_MS,
+        });
+        sent.push(
+          published.catch((error: unknown) => {
+            // The client refuses a message larger than the server takes before sending it: none ever would be.
+            if (!(error instanceof Error && /max_payload/.test(error.message))) throw error;
+            unpublishable.push({
+              event,
+              reason: `the message (${Buffer.byteLength(body)} bytes and its headers) is over the NATS server's max_payload of ${maxPayload} bytes`,
+            });
+          }),
+        );
+      }
+      try {
+        await Promise.all(sent);
+      } catch (error) {
+        // The stream may be gone (deleted, a store wiped): looked for, and made if need be, before the next attempt.
+        checked = false;
+        throw error;
+      }
+      return unpublishable;
     },
     async close() {
       // Every publish was acknowledged or failed already: nothing to drain, and a drain would wait for a server down.
@@ -77,6 +152,32 @@ export function natsBroker(url: string, subject: string): Broker {
       await nc?.close();
     },
   };
+}
+
+/** The stream that keeps `subjects`, if one does (JetStream answers none when no stream, or more than one, does). */
+async function streamHolding(manager: JetStreamManager, subjects: string): Promise<string | undefined> {
+  const names: string[] = [];
+  for await (const name of manager.streams.names(subjects)) names.push(name);
+  if (names.length > 1) {
+    throw new Error(`the streams ${names.join(', ')} all take some of the relay's subjects (${subjects}): keep one`);
+  }
+  return names[0];
+}
+
+/** Whether the subject filter `taken` (with `*` and `>`) takes every subject `wanted` (ending in `.>`) does. */
+function covers(taken: string, wanted: string): boolean {
+  const have = taken.split('.');
+  const want = wanted.split('.');
+  for (const [index, token] of have.entries()) {
+    if (token === '>') return true;
+    if (index >= want.length || want[index] === '>') return false;
+    if (token !== '*' && token !== want[index]) return false;
+  }
+  return have.length === want.length;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The event as other services read it: its payload as stored (an int64 as `{"$int64": "..."}`, exact). */

@@ -12,7 +12,7 @@ import { Dispatcher } from '../dispatcher';
 import { EventsSettings } from '../events.settings';
 import { Outbox } from '../outbox';
 import type { StoredEvent } from '../outbox-statements';
-import type { Broker } from './broker';
+import type { Broker, StreamFound } from './broker';
 
 /** The relay's progress row in `events_subscriptions`, of every event name (`*`). */
 export const RELAY = 'relay.nats';
@@ -28,7 +28,12 @@ const MAX_BACKOFF_MS = 30_000;
  * within its duplicate window: a relay killed after JetStream acknowledged a batch and before its progress committed
  * sends that batch again on restart, and the stream drops the copies. Progress moves only past events acknowledged,
  * and only forward, so another instance's relay never moves it back; it is written beside the loop, which goes on
- * from the last acknowledged. Every instance relays (the stream drops the copies). Off unless `EVENTS_RELAY_NATS_URL` is set: then the NATS client is loaded, nothing before.
+ * from the last acknowledged, or from the shared progress if another instance's is further: read before each look, so
+ * an instance that was away (cut off from NATS longer than the stream's duplicate window) sends nothing the others
+ * relayed meanwhile. Every instance relays (the stream drops the copies). An event no attempt can publish (a message
+ * over the server's `max_payload`, an outbox row that is no event) is parked, as a subscriber's event that failed
+ * every attempt, and the rest flow; `npm run events -- replay <id>` has the relay try it again. Off unless
+ * `EVENTS_RELAY_NATS_URL` is set: then the NATS client is loaded, nothing before.
  */
 @Injectable()
 export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -38,6 +43,10 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private stopping = false;
   private woken = false;
   private wakeUp?: () => void;
+  /** While a failure's wait runs: a commit does not cut it short, only a stop does. */
+  private backingOff = false;
+  /** The stream last found keeping the subjects. */
+  private stream?: string;
   private readonly failures?: Counter;
   /** The last event the stream acknowledged: where the next look starts (read from the database at first). */
   private sent?: [transactionId: string, position: string];
@@ -63,15 +72,12 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     const url = this.settings.relayNatsUrl;
     if (!url) return;
     const { natsBroker } = await import('./broker.js');
-    const broker = natsBroker(url, this.settings.relaySubject);
+    const subject = `${this.settings.relaySubject}.>`;
+    const broker = natsBroker(url, this.settings.relaySubject, (found) => this.streamFound(found, subject));
     this.broker = broker;
     await this.db.write(this.outbox.statements.register, [RELAY, '*']);
     this.outbox.onPublished(() => this.wake());
-    this.logger.log({
-      msg: 'relaying committed events to NATS JetStream',
-      stream: broker.stream,
-      subject: `${this.settings.relaySubject}.>`,
-    });
+    this.logger.log({ msg: 'relaying committed events to NATS JetStream', subject });
     this.running = this.run();
   }
 
@@ -85,9 +91,18 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.broker?.close();
   }
 
+  /** The stream the relay publishes into, as found on each connection: logged when it changes. */
+  private streamFound({ stream, made, duplicateWindowMs }: StreamFound, subject: string): void {
+    const line = { stream, subject, duplicateWindowSeconds: duplicateWindowMs / 1000 };
+    if (made) this.logger.warn({ msg: 'no stream kept the relayed subjects: made one', ...line });
+    else if (this.stream !== stream)
+      this.logger.log({ msg: 'relaying into the stream that keeps the subjects', ...line });
+    this.stream = stream;
+  }
+
   private wake(): void {
     this.woken = true;
-    this.wakeUp?.();
+    if (!this.backingOff) this.wakeUp?.();
   }
 
   private async run(): Promise<void> {
@@ -104,34 +119,72 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
         backoffMs = Math.min(backoffMs === 0 ? FIRST_BACKOFF_MS : backoffMs * 2, MAX_BACKOFF_MS);
         const reason = error instanceof Error ? error.message : String(error);
         this.logger.warn({ msg: 'events could not be relayed; trying again', error: reason, retryMs: backoffMs });
+        this.backingOff = true;
         await this.sleep(backoffMs);
+        this.backingOff = false;
         continue;
       }
       if (published === 0 && !woken) await this.sleep(this.settings.pollMs);
     }
   }
 
-  /** One look: the next events after the last acknowledged, published, and the progress moved past them. */
+  /**
+   * One look: a parked event an operator asked to replay, if any; then the next events after the last acknowledged
+   * (here or, if further, by another instance), published, those that never can be parked, and the progress moved past
+   * them.
+   */
   private async relayOnce(): Promise<number> {
     const statements = this.outbox.statements;
-    if (!this.sent) {
-      const [progress] = await this.db.read<{ afterTransaction: string; afterPosition: string }>(statements.progress, [
-        RELAY,
-      ]);
+    const [replay] = await this.db.read<StoredEvent>(statements.nextReplay, [RELAY]);
+    if (replay !== undefined) return this.replay(replay);
+    const [progress] = await this.db.read<{ afterTransaction: string; afterPosition: string }>(statements.progress, [
+      RELAY,
+    ]);
+    if (progress === undefined) await this.remakeProgress();
+    else if (!this.sent || isAfter([progress.afterTransaction, progress.afterPosition], this.sent)) {
       this.sent = [progress.afterTransaction, progress.afterPosition];
     }
-    const events = await this.db.read<StoredEvent>(statements.nextOfAny, [...this.sent, BATCH]);
+    const events = await this.db.read<StoredEvent>(statements.nextOfAny, [...(this.sent ?? ['0', '0']), BATCH]);
     if (events.length === 0) return 0;
-    await this.broker!.publish(events);
+    const unpublishable = await this.broker!.publish(events);
+    for (const { event, reason } of unpublishable) await this.dispatcher.parkUnpublishable(RELAY, event, reason);
     const last = events[events.length - 1];
     this.sent = [last.transactionId, last.position];
     // Counted as a subscriber's: events_handled_total and the handling delay, subscriber="relay.nats".
+    const parked = new Set(unpublishable.map(({ event }) => event));
     this.dispatcher.counted(
       RELAY,
-      events.map((event) => event.occurredAt),
+      events.filter((event) => !parked.has(event)).map((event) => event.occurredAt),
     );
     this.save();
     return events.length;
+  }
+
+  /** A parked event published again as an operator asked: unparked once acknowledged, or parked again with why. */
+  private async replay(event: StoredEvent): Promise<number> {
+    const statements = this.outbox.statements;
+    const [again] = await this.broker!.publish([event]);
+    if (again) {
+      await this.dispatcher.replayFailed({ subscriber: RELAY }, event, new Error(again.reason));
+      return 1;
+    }
+    await this.db.write(statements.unpark, [RELAY, event.id]);
+    this.dispatcher.replayed({ subscriber: RELAY }, event);
+    return 1;
+  }
+
+  /**
+   * The relay's progress row is gone (deleted by hand): made again at what this instance relayed, so that the prune
+   * keeps what is not relayed yet, and no event is sent again that this instance sent.
+   */
+  private async remakeProgress(): Promise<void> {
+    const [transactionId, position] = this.sent ?? ['0', '0'];
+    await this.db.write(this.outbox.statements.registerAt, [RELAY, '*', transactionId, position]);
+    this.logger.warn({
+      msg: "the relay's progress row was missing: made again from what this instance relayed",
+      afterTransaction: transactionId,
+      afterPosition: position,
+    });
   }
 
   /**
@@ -159,7 +212,7 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.woken || this.stopping) return Promise.resolve();
+    if ((this.woken && !this.backingOff) || this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       this.wakeUp = done;
@@ -169,4 +222,10 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
       }
     });
   }
+}
+
+/** Whether progress `a` is after progress `b` (transaction id, then position). */
+function isAfter(a: [string, string], b: [string, string]): boolean {
+  const [at, ap, bt, bp] = [...a, ...b].map(BigInt);
+  return at > bt || (at === bt && ap > bp);
 }
