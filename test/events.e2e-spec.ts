@@ -356,6 +356,117 @@ for (const kind of DATABASE_KINDS) {
           await another.close();
         }
       });
+
+      it('makes a subscription row deleted by hand again where it stood, handling nothing twice', async () => {
+        const seenBefore = await count('SELECT COUNT(*) AS n FROM audit_seen');
+        await rows("DELETE FROM events_subscriptions WHERE subscriber = 'audit.kennels-seen'");
+        const opened = await open('After the row went');
+        expect(opened.status).toBe(201);
+        await waitFor(
+          async () => (await count(`SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '${opened.body.id}'`)) === 1,
+          'the kennel opened after the row went to be handled',
+        );
+        expect(await count('SELECT COUNT(*) AS n FROM audit_seen')).toBe(seenBefore + 1);
+        const [event] = await rows(
+          `SELECT CAST(position AS TEXT) AS position FROM events_outbox WHERE aggregate_id = '${opened.body.id}' ` +
+            `AND name = '${KENNEL_OPENED}'`,
+        );
+        await waitFor(
+          async () =>
+            (
+              await rows(
+                "SELECT CAST(after_position AS TEXT) AS p FROM events_subscriptions WHERE subscriber = 'audit.kennels-seen'",
+              )
+            )[0]?.p === event.position,
+          'the progress to stand past it',
+        );
+      });
+
+      it('drops a replay asked for a parked event whose outbox row is gone, rather than look for it every poll', async () => {
+        await rows(
+          'INSERT INTO events_parked (subscriber, event_id, position, attempts, error, parked_at, replay_requested_at) ' +
+            `VALUES ('audit.kennels-seen', '00000000-0000-4000-8000-00000000dead', 999999999, 1, 'Error: x', 1, ${Date.now()})`,
+        );
+        await waitFor(
+          async () => (await count('SELECT COUNT(*) AS n FROM events_parked WHERE position = 999999999')) === 0,
+          'the orphan replay to be dropped',
+        );
+      });
+
+      it('reports a subscription no module has, prunes past it once its grace is over, lists it, and forgets it', async () => {
+        const transactionId = kind.name === 'postgres' ? 'CAST(CAST(pg_current_xact_id() AS TEXT) AS bigint)' : '0';
+        const longAgo = Date.now() - 3 * 3_600_000;
+        await rows(
+          'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at, seen_at) ' +
+            `VALUES ('gone.module-seen', 'tests.orphaned', 0, 0, 0, 0, ${longAgo}), ` +
+            `('recent.module-seen', 'tests.kept', 0, 0, 0, 0, ${Date.now()})`,
+        );
+        await rows(
+          'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id) VALUES ' +
+            `('00000000-0000-4000-8000-000000000004', 'tests.orphaned', 1, '1', ${longAgo}, '{}', ${transactionId}), ` +
+            `('00000000-0000-4000-8000-000000000005', 'tests.kept', 1, '1', ${longAgo}, '{}', ${transactionId})`,
+        );
+        const logged: string[] = [];
+        const capture = (...args: unknown[]) => void logged.push(JSON.stringify(args));
+        const database = { url: t.database.url, drop: async () => undefined };
+        const another = await startTestApp({
+          kind: { ...kind, create: async () => database },
+          parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+          env: { EVENTS_RETENTION_HOURS: '1', EVENTS_ORPHAN_GRACE_HOURS: '1' },
+          logger: { log: capture, error: capture, warn: capture, debug: capture, verbose: capture },
+        });
+        try {
+          // The orphan past its grace holds nothing back; the one seen now still does.
+          await waitFor(
+            async () => (await count("SELECT COUNT(*) AS n FROM events_outbox WHERE name = 'tests.orphaned'")) === 0,
+            'the prune past the orphan',
+          );
+          expect(await rows("SELECT id FROM events_outbox WHERE name = 'tests.kept'")).toEqual([
+            { id: '00000000-0000-4000-8000-000000000005' },
+          ]);
+          const reported = logged.filter((line) => line.includes('a subscription no module of this instance has'));
+          expect(reported.map((line) => /"subscriber":"([^"]+)"/.exec(line)?.[1]).sort()).toEqual([
+            'gone.module-seen',
+            'recent.module-seen',
+          ]);
+          const metrics = (await another.http().get('/metrics')).text;
+          const age = /^petstore_events_orphaned_subscription_seconds\{subscriber="gone\.module-seen"\} (\S+)$/m.exec(
+            metrics,
+          );
+          expect(Number(age?.[1])).toBeGreaterThanOrEqual(3 * 3600 - 60);
+          expect(metrics).toMatch(
+            /^petstore_events_orphaned_subscription_seconds\{subscriber="recent\.module-seen"\} /m,
+          );
+          expect(metrics).not.toContain(
+            'petstore_events_orphaned_subscription_seconds{subscriber="audit.kennels-seen"}',
+          );
+        } finally {
+          await another.close();
+        }
+
+        const events = (...args: string[]) => command(args, t.database.url);
+        const listed = await events('subscriptions', '--json');
+        expect(listed.status).toBe(0);
+        expect(JSON.parse(listed.stdout)).toContainEqual({
+          subscriber: 'gone.module-seen',
+          event: 'tests.orphaned',
+          after: '0:0',
+          attempts: 0,
+          lastSeen: new Date(longAgo).toISOString(),
+        });
+        expect((await events('subscriptions')).stdout).toMatch(/^SUBSCRIBER +EVENT +AFTER +ATTEMPTS +LAST SEEN\n/);
+        expect(await events('forget', 'gone.module-seen')).toEqual({
+          status: 0,
+          stdout: 'Forgot gone.module-seen: its progress and 0 parked events.\n',
+          stderr: '',
+        });
+        expect(await events('forget', 'gone.module-seen')).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: 'No subscription is named gone.module-seen (npm run events -- subscriptions lists them).\n',
+        });
+        await events('forget', 'recent.module-seen');
+      });
     },
   );
 }
@@ -429,6 +540,8 @@ describe('npm run events refusals that need no database', () => {
   it.each([
     [['replay'], 'replay takes an event id (and --subscriber)'],
     [['parked', 'extra'], 'parked takes only --json'],
+    [['subscriptions', '--subscriber', 'a'], 'subscriptions takes only --json'],
+    [['forget'], 'forget takes a subscriber'],
     [['frob'], 'unknown command "frob"'],
     [[], 'a command is needed'],
   ])('%j: usage and exit status 2', async (args, message) => {

@@ -86,6 +86,10 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly delay?: Histogram<'subscriber'>;
   /** Per subscriber, when the oldest event it has not handled occurred (as of its last look); absent: none waits. */
   private readonly oldestWaiting = new Map<string, number>();
+  /** Per subscriber of this instance, the progress it last read or committed: a row deleted by hand is made again at it. */
+  private readonly lastProgress = new Map<string, Progress>();
+  /** Subscriptions' rows no module of this instance has, and when an instance that has them last said so. */
+  private orphans = new Map<string, number>();
 
   constructor(
     private readonly db: SqlClient,
@@ -125,19 +129,31 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         }
       },
     );
+    metrics?.gauge(
+      'events_orphaned_subscription_seconds',
+      'Subscriptions no module of this instance has (removed from the code), by subscriber: how long since an instance ' +
+        'that has it last said so. Past EVENTS_ORPHAN_GRACE_HOURS it holds no event back from the prune.',
+      ['subscriber'],
+      (gauge) => {
+        gauge.reset();
+        const now = Date.now();
+        for (const [subscriber, seenAt] of this.orphans) gauge.set({ subscriber }, Math.max(0, now - seenAt) / 1000);
+      },
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    const now = Date.now();
     for (const subscription of this.outbox.subscriptions.values()) {
-      await this.db.write(this.outbox.statements.register, [subscription.subscriber, subscription.event]);
+      await this.db.write(this.outbox.statements.register, [subscription.subscriber, subscription.event, now]);
       this.loops.push(new SubscriptionLoop(subscription, this));
     }
     this.outbox.onPublished((name) => {
       for (const loop of this.loops) if (loop.subscription.event === name) loop.wake();
     });
     for (const loop of this.loops) loop.start();
-    void this.prune();
-    this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS).unref();
+    void this.housekeeping();
+    this.pruner = setInterval(() => void this.housekeeping(), PRUNE_EVERY_MS).unref();
   }
 
   /** Lets each subscription finish the transaction it is in, and starts none after. */
@@ -158,7 +174,11 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     const statements = this.outbox.statements;
     const { subscriber } = subscription;
     const [row] = await this.db.read<Claimed>(statements.look, [subscriber]);
-    if (row === undefined) return { kind: 'elsewhere', handled: [] };
+    if (row === undefined) {
+      await this.remake(subscription);
+      return { kind: 'elsewhere', handled: [] };
+    }
+    this.lastProgress.set(subscriber, [row.afterTransaction, row.afterPosition]);
     const [parked] = await this.db.read<StoredEvent>(statements.nextReplay, [subscriber]);
     // A parked event an operator asked to replay goes first, whatever the head's backoff.
     if (parked !== undefined) return this.replay(subscription, parked, stopped);
@@ -192,8 +212,14 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     const commit = () => {
       const through = advanced;
       closed = through;
-      expected = progressOf(events[through - 1]);
-      commits.push(transaction.commit().then(() => void (committed = Math.max(committed, through))));
+      const progress = progressOf(events[through - 1]);
+      expected = progress;
+      commits.push(
+        transaction.commit().then(() => {
+          committed = Math.max(committed, through);
+          this.lastProgress.set(subscriber, progress);
+        }),
+      );
     };
     const handled = () => events.slice(0, committed).map((event) => event.occurredAt);
 
@@ -339,7 +365,41 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       return true;
     }
     const statements = this.outbox.statements;
-    return (await this.db.read(statements.replayWaiting, [subscription.subscriber])).length > 0;
+    const { subscriber } = subscription;
+    const asked = await this.db.read<{ eventId: string; gone: number }>(statements.replayWaiting, [subscriber]);
+    const gone = asked.filter((replay) => Number(replay.gone) === 1);
+    if (gone.length > 0) {
+      // Its event's outbox row was deleted by hand: there is nothing to replay, and it would be looked for every poll.
+      await this.db.write(statements.dropGone, [subscriber]);
+      this.logger.warn({
+        msg: 'parked events whose outbox row is gone were dropped: nothing is left to replay',
+        subscriber,
+        eventIds: gone.map((replay) => replay.eventId),
+      });
+    }
+    return asked.length > gone.length;
+  }
+
+  /**
+   * The subscription's row was deleted by hand: made again at the progress this instance last read or committed (the
+   * outbox's start if it never read one), so that the subscription goes on from there, not from the start.
+   */
+  private async remake(subscription: Subscription): Promise<void> {
+    const { subscriber } = subscription;
+    const [transactionId, position] = this.lastProgress.get(subscriber) ?? ['0', '0'];
+    await this.db.write(this.outbox.statements.registerAt, [
+      subscriber,
+      subscription.event,
+      transactionId,
+      position,
+      Date.now(),
+    ]);
+    this.logger.warn({
+      msg: "the subscription's progress row was missing: made again at the progress this instance last saw",
+      subscriber,
+      afterTransaction: transactionId,
+      afterPosition: position,
+    });
   }
 
   /** Events `subscriber` handled, which occurred at these times (ms since the epoch), now committed. */
@@ -438,11 +498,39 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     this.logger.log({ msg: 'parked event replayed', subscriber: subscription.subscriber, eventId: event.id });
   }
 
-  private async prune(): Promise<void> {
-    const cutoff = Date.now() - this.settings.retentionHours * 3_600_000;
-    await this.db.write(this.outbox.statements.prune, [cutoff]).catch((error: unknown) => {
+  /**
+   * At start and every minute: this instance's subscriptions said seen, the rows of subscriptions it does not have
+   * reported (a log line when one first appears, and a metric), and the events every subscriber has passed, older than
+   * the retention, removed; a subscription no instance has said it has for EVENTS_ORPHAN_GRACE_HOURS holds none back.
+   */
+  private async housekeeping(): Promise<void> {
+    const statements = this.outbox.statements;
+    const now = Date.now();
+    const mine = new Set(this.outbox.subscriptions.keys());
+    if (this.settings.relayNatsUrl) mine.add(RELAY);
+    try {
+      for (const subscriber of mine) await this.db.write(statements.seen, [subscriber, now]);
+      const rows = await this.db.read<{ subscriber: string; event: string; seenAt: string }>(statements.subscriptions);
+      const orphans = new Map(
+        rows.filter((row) => !mine.has(row.subscriber)).map((row) => [row.subscriber, Number(row.seenAt)]),
+      );
+      for (const [subscriber, seenAt] of orphans) {
+        if (this.orphans.has(subscriber)) continue;
+        this.logger.warn({
+          msg:
+            'a subscription no module of this instance has: its progress holds events back from the prune until ' +
+            'EVENTS_ORPHAN_GRACE_HOURS after an instance that has it last said so (npm run events -- forget <subscriber>)',
+          subscriber,
+          lastSeen: new Date(seenAt).toISOString(),
+          graceHours: this.settings.orphanGraceHours,
+        });
+      }
+      this.orphans = orphans;
+      const cutoff = now - this.settings.retentionHours * 3_600_000;
+      await this.db.write(statements.prune, [cutoff, now - this.settings.orphanGraceHours * 3_600_000]);
+    } catch (error) {
       this.logger.warn({ msg: 'old events could not be removed; tried again in a minute', error: String(error) });
-    });
+    }
   }
 
   get pollMs(): number {
@@ -453,6 +541,9 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     this.logger.warn({ msg: message, ...fields });
   }
 }
+
+/** The relay's progress row in `events_subscriptions`, of every event name (`*`): relay/nats-relay.ts. */
+export const RELAY = 'relay.nats';
 
 /** A failure as `events_parked` keeps it: its name and message, never its stack, within the column. */
 function messageOf(error: unknown): string {

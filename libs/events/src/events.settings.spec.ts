@@ -12,6 +12,7 @@ describe('EventsSettings', () => {
       maxAttempts: 5,
       handlerTimeoutMs: 10_000,
       retentionHours: 168,
+      orphanGraceHours: 168,
       relayNatsUrl: undefined,
       relaySubject: 'petstore.events',
     });

@@ -11,6 +11,8 @@ export class EventsSettings {
     readonly handlerTimeoutMs: number,
     /** How long an event every subscriber has handled stays in the outbox. */
     readonly retentionHours: number,
+    /** How long a subscription no instance has (its module removed) still holds events back from the prune. */
+    readonly orphanGraceHours: number,
     /** The NATS server the relay publishes committed events to (JetStream); none: no relay. */
     readonly relayNatsUrl: string | undefined,
     /** The subjects' prefix: an event goes to `<prefix>.<its name>`, in the stream of that prefix. */
@@ -24,6 +26,7 @@ export class EventsSettings {
       settings.integer('EVENTS_MAX_ATTEMPTS', 5, 1, 100),
       settings.integer('EVENTS_HANDLER_TIMEOUT_MS', 10_000, 10, 600_000),
       settings.integer('EVENTS_RETENTION_HOURS', 168, 1, 8_760),
+      settings.integer('EVENTS_ORPHAN_GRACE_HOURS', 168, 1, 8_760),
       natsUrlOf(settings.text('EVENTS_RELAY_NATS_URL')),
       subjectOf(settings.text('EVENTS_RELAY_SUBJECT') ?? 'petstore.events'),
     );

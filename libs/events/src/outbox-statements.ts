@@ -37,15 +37,26 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
           : 'SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, 0, value ->> 6 ' +
             'FROM json_each($1) ORDER BY key'),
     ),
+    /** A subscription of this instance, seen now: made if new (from the outbox's start), its event kept up to date. */
     register: dialect.statement(
-      'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at) ' +
-        'VALUES ($1, $2, 0, 0, 0, 0) ON CONFLICT (subscriber) DO UPDATE SET event = $2',
+      'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at, seen_at) ' +
+        'VALUES ($1, $2, 0, 0, 0, 0, $3) ON CONFLICT (subscriber) DO UPDATE SET event = $2, seen_at = $3',
     ),
     /** A subscription's row made again at a progress, if it is missing (an instance's may have made it meanwhile). */
     registerAt: dialect.statement(
-      'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at) ' +
-        'VALUES ($1, $2, $3, $4, 0, 0) ON CONFLICT (subscriber) DO NOTHING',
+      'INSERT INTO events_subscriptions (subscriber, event, after_transaction, after_position, attempts, retry_at, seen_at) ' +
+        'VALUES ($1, $2, $3, $4, 0, 0, $5) ON CONFLICT (subscriber) DO NOTHING',
     ),
+    /** This instance still has the subscription. */
+    seen: dialect.statement('UPDATE events_subscriptions SET seen_at = $2 WHERE subscriber = $1'),
+    /** Every subscription's row, as `npm run events -- subscriptions` and the orphans' report read them. */
+    subscriptions: dialect.statement(
+      'SELECT subscriber, event, CAST(after_transaction AS TEXT) AS "afterTransaction", ' +
+        'CAST(after_position AS TEXT) AS "afterPosition", attempts, CAST(seen_at AS TEXT) AS "seenAt" ' +
+        'FROM events_subscriptions ORDER BY subscriber',
+    ),
+    forget: dialect.statement('DELETE FROM events_subscriptions WHERE subscriber = $1'),
+    forgetParked: dialect.statement('DELETE FROM events_parked WHERE subscriber = $1'),
     /** The subscription's row, locked for this transaction; none while another instance holds it (PostgreSQL). */
     claim: dialect.statement(`${SUBSCRIPTION}${postgres ? ' FOR UPDATE SKIP LOCKED' : ''}`),
     /** The subscription's row as it is now, read outside any transaction. */
@@ -83,9 +94,16 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
     requestReplay: dialect.statement(
       "UPDATE events_parked SET replay_requested_at = $3 WHERE event_id = $1 AND ($2 = '' OR subscriber = $2)",
     ),
-    /** Whether a replay waits for the subscription: an idle poll's second look. */
+    /** Whether a replay waits for the subscription, and whether its event is still there: an idle poll's second look. */
     replayWaiting: dialect.statement(
-      'SELECT 1 AS waiting FROM events_parked WHERE subscriber = $1 AND replay_requested_at IS NOT NULL LIMIT 1',
+      'SELECT p.event_id AS "eventId", CASE WHEN o.position IS NULL THEN 1 ELSE 0 END AS gone FROM events_parked p ' +
+        'LEFT JOIN events_outbox o ON o.position = p.position ' +
+        'WHERE p.subscriber = $1 AND p.replay_requested_at IS NOT NULL LIMIT 10',
+    ),
+    /** Parked events of a subscriber whose outbox row is gone (deleted by hand): nothing to replay. */
+    dropGone: dialect.statement(
+      'DELETE FROM events_parked WHERE subscriber = $1 AND NOT EXISTS ' +
+        '(SELECT 1 FROM events_outbox o WHERE o.position = events_parked.position)',
     ),
     /** The parked event a replay was asked for first, with the event itself. */
     nextReplay: dialect.statement(
@@ -116,12 +134,16 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       'UPDATE events_subscriptions SET after_transaction = $2, after_position = $3 ' +
         'WHERE subscriber = $1 AND (after_transaction, after_position) < ($2, $3)',
     ),
-    /** Events every subscription of their name (and the relay's, of every name) has passed, older than the retention, and parked by none. */
+    /**
+     * Events older than the retention ($1) that every subscription of their name (and the relay's, of every name) has
+     * passed, and parked by none; a subscription no instance has said it has since $2 (an orphan's, past its grace)
+     * holds none back.
+     */
     prune: dialect.statement(
       'DELETE FROM events_outbox WHERE occurred_at < $1 AND NOT EXISTS (SELECT 1 FROM events_subscriptions s ' +
-        "WHERE (s.event = events_outbox.name OR s.event = '*') AND (events_outbox.transaction_id, events_outbox.position) > " +
-        '(s.after_transaction, s.after_position)) AND NOT EXISTS (SELECT 1 FROM events_parked p ' +
-        'WHERE p.position = events_outbox.position)',
+        "WHERE (s.event = events_outbox.name OR s.event = '*') AND s.seen_at >= $2 AND " +
+        '(events_outbox.transaction_id, events_outbox.position) > (s.after_transaction, s.after_position)) ' +
+        'AND NOT EXISTS (SELECT 1 FROM events_parked p WHERE p.position = events_outbox.position)',
     ),
   };
 }

@@ -27,4 +27,8 @@ export class SubscriptionRecord {
   /** Milliseconds since the epoch before which no instance tries the next event again. */
   @Column({ name: 'retry_at', type: 'bigint' })
   retryAt: number | string;
+
+  /** When an instance that has the subscription last said so (ms since the epoch): an old one is an orphan's. */
+  @Column({ name: 'seen_at', type: 'bigint', default: 0 })
+  seenAt: number | string;
 }

@@ -10,10 +10,28 @@ Commands:
   replay <event-id> [--subscriber <name>] Ask for a parked event to be handled again, by every subscriber that parked
                                           it or by the one named: a running instance takes it at its next poll
                                           (EVENTS_POLL_MS), logs "parked event replayed", and it leaves the list.
+  subscriptions [--json]                  List every subscription's progress, and when an instance that has it last
+                                          said so (a module removed from the code leaves its row behind).
+  forget <subscriber>                     Remove a subscription's progress and its parked events, once its module is
+                                          gone for good: the prune no longer waits for it. An instance that still has
+                                          the subscription makes its row again where it stands.
 
 The database is the one DATABASE_URL names (the environment, or .env), as for the service.`;
 
-type Command = { command: 'parked'; json: boolean } | { command: 'replay'; eventId: string; subscriber: string };
+type Command =
+  | { command: 'parked'; json: boolean }
+  | { command: 'subscriptions'; json: boolean }
+  | { command: 'replay'; eventId: string; subscriber: string }
+  | { command: 'forget'; subscriber: string };
+
+interface SubscriptionRow {
+  subscriber: string;
+  event: string;
+  afterTransaction: string;
+  afterPosition: string;
+  attempts: number;
+  seenAt: string;
+}
 
 interface Parked extends StoredEvent {
   subscriber: string;
@@ -40,6 +58,24 @@ async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<
     io.out(parsed.json ? JSON.stringify(parked.map(listed), null, 2) : table(parked));
     return EXIT.ok;
   }
+  if (parsed.command === 'subscriptions') {
+    const rows = await sql.read<SubscriptionRow>(statements.subscriptions);
+    io.out(parsed.json ? JSON.stringify(rows.map(subscriptionListed), null, 2) : subscriptionTable(rows));
+    return EXIT.ok;
+  }
+  if (parsed.command === 'forget') {
+    const { subscriber } = parsed;
+    const parked = await sql.transaction(async () => {
+      const forgotten = await sql.write(statements.forget, [subscriber]);
+      return forgotten.changed === 0 ? undefined : (await sql.write(statements.forgetParked, [subscriber])).changed;
+    });
+    if (parked === undefined) {
+      io.err(`No subscription is named ${subscriber} (npm run events -- subscriptions lists them).`);
+      return EXIT.failed;
+    }
+    io.out(`Forgot ${subscriber}: its progress and ${parked} parked event${parked === 1 ? '' : 's'}.`);
+    return EXIT.ok;
+  }
   const { eventId, subscriber } = parsed;
   const asked = await sql.write(statements.requestReplay, [eventId, subscriber, Date.now()]);
   if (asked.changed === 0) {
@@ -63,8 +99,13 @@ function parseCommand(argv: readonly string[]): Command | 'help' {
   if (values.help || command === 'help') return 'help';
   switch (command) {
     case 'parked':
-      if (rest.length > 0 || values.subscriber !== undefined) throw new Error('parked takes only --json');
+    case 'subscriptions':
+      if (rest.length > 0 || values.subscriber !== undefined) throw new Error(`${command} takes only --json`);
       return { command, json: values.json === true };
+    case 'forget':
+      if (rest.length !== 1 || values.json !== undefined || values.subscriber !== undefined)
+        throw new Error('forget takes a subscriber');
+      return { command, subscriber: rest[0] };
     case 'replay':
       if (rest.length !== 1 || values.json !== undefined)
         throw new Error('replay takes an event id (and --subscriber)');
@@ -109,5 +150,23 @@ function table(parked: readonly Parked[]): string {
       iso(event.replayRequestedAt),
       event.error,
     ]),
+  ]);
+}
+
+function subscriptionListed(row: SubscriptionRow) {
+  return {
+    subscriber: row.subscriber,
+    event: row.event,
+    after: `${row.afterTransaction}:${row.afterPosition}`,
+    attempts: Number(row.attempts),
+    lastSeen: iso(row.seenAt),
+  };
+}
+
+function subscriptionTable(rows: readonly SubscriptionRow[]): string {
+  if (rows.length === 0) return 'No subscription.';
+  return textTable([
+    ['SUBSCRIBER', 'EVENT', 'AFTER', 'ATTEMPTS', 'LAST SEEN'],
+    ...rows.map((row) => Object.values(subscriptionListed(row)).map(String)),
   ]);
 }

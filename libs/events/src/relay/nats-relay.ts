@@ -8,14 +8,12 @@ import {
 import type { Counter } from 'prom-client';
 import { SqlClient } from '@app/database';
 import { MetricsService } from '@app/platform';
-import { Dispatcher } from '../dispatcher';
+import { Dispatcher, RELAY } from '../dispatcher';
 import { EventsSettings } from '../events.settings';
 import { Outbox } from '../outbox';
 import type { StoredEvent } from '../outbox-statements';
 import type { Broker, StreamFound } from './broker';
 
-/** The relay's progress row in `events_subscriptions`, of every event name (`*`). */
-export const RELAY = 'relay.nats';
 /** Events published in one look: sent together, their acknowledgements awaited together. */
 const BATCH = 100;
 /** Waits after a failure: doubling from the first, up to the last. */
@@ -75,7 +73,7 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     const subject = `${this.settings.relaySubject}.>`;
     const broker = natsBroker(url, this.settings.relaySubject, (found) => this.streamFound(found, subject));
     this.broker = broker;
-    await this.db.write(this.outbox.statements.register, [RELAY, '*']);
+    await this.db.write(this.outbox.statements.register, [RELAY, '*', Date.now()]);
     this.outbox.onPublished(() => this.wake());
     this.logger.log({ msg: 'relaying committed events to NATS JetStream', subject });
     this.running = this.run();
@@ -179,7 +177,7 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
    */
   private async remakeProgress(): Promise<void> {
     const [transactionId, position] = this.sent ?? ['0', '0'];
-    await this.db.write(this.outbox.statements.registerAt, [RELAY, '*', transactionId, position]);
+    await this.db.write(this.outbox.statements.registerAt, [RELAY, '*', transactionId, position, Date.now()]);
     this.logger.warn({
       msg: "the relay's progress row was missing: made again from what this instance relayed",
       afterTransaction: transactionId,
