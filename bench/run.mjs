@@ -98,6 +98,11 @@ const FEATURES = {
   },
   // Another team's subscriber to pets.pet-created beside the creates (service-with-subscriber.mjs): issue 52's goal,
   // creates within 10 % of the service without it however the subscriber behaves.
+  'a subscriber recording each event': {
+    target: 'with-subscriber',
+    env: { BENCH_SUBSCRIBER: 'prompt' },
+    scenarios: ['create'],
+  },
   'a subscriber waiting 50 ms per event before its statement': {
     target: 'with-subscriber',
     env: { BENCH_SUBSCRIBER: 'slow-before' },
@@ -111,6 +116,11 @@ const FEATURES = {
   'a subscriber that never settles': {
     target: 'with-subscriber',
     env: { BENCH_SUBSCRIBER: 'stuck', EVENTS_HANDLER_TIMEOUT_MS: '1000' },
+    scenarios: ['create'],
+  },
+  'a subscriber that fails every event': {
+    target: 'with-subscriber',
+    env: { BENCH_SUBSCRIBER: 'throws' },
     scenarios: ['create'],
   },
   // The service runs with these on, as in production: they are measured by switching them off.

@@ -1,8 +1,9 @@
 // The built service as main.ts starts it, with one more module: another team's subscriber to pets.pet-created, which
 // records each pet in a table of its own. BENCH_SUBSCRIBER says how it behaves (the bench's subscriber rows):
-//   slow-before: waits 50 ms (an outbound call) before its statement;   slow-after: waits 100 ms after it, inside its
-//   transaction (rolled back at DATABASE_TRANSACTION_IDLE_MS, 50 ms, then parked);   stuck: never settles (before its
-//   statement: EVENTS_HANDLER_TIMEOUT_MS ends each attempt).
+//   prompt: its statement and nothing else;   slow-before: waits 50 ms (an outbound call) before its statement;
+//   slow-after: waits 100 ms after it, inside its transaction (rolled back at DATABASE_TRANSACTION_IDLE_MS, 50 ms,
+//   then parked);   stuck: never settles (before its statement: EVENTS_HANDLER_TIMEOUT_MS ends each attempt);
+//   throws: fails every event after its statement (undone, then parked).
 import { createRequire } from 'node:module';
 
 // The build's CommonJS, as main.js loads it (npm run bench builds first).
@@ -37,6 +38,7 @@ class BenchSubscriberModule {
         if (BEHAVIOUR === 'slow-before') await wait(50);
         await db.write(insert, [event.id, event.aggregateId]);
         if (BEHAVIOUR === 'slow-after') await wait(100);
+        if (BEHAVIOUR === 'throws') throw new Error('this subscriber fails every event');
       },
     });
   }

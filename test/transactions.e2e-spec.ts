@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PetCatalog } from '@app/pets';
-import { DatabaseSettings, SqlClient, isDatabaseUnavailable, openDatabase } from '@app/database';
+import { DatabaseSettings, SqlClient, TransactionAbandoned, isDatabaseUnavailable, openDatabase } from '@app/database';
 import { Idempotent } from '@app/idempotency';
 import { Responds, defineFeature } from '@app/platform';
 import { UnitOfWork } from '@app/platform/ports';
@@ -385,6 +385,69 @@ for (const kind of DATABASE_KINDS) {
         const retries = Number(/^petstore_transaction_retries_total (\d+)$/m.exec(metrics)?.[1]);
         expect(handlerRuns).toBe(24 + retries);
         if (kind.name === 'sqlite') expect(retries).toBe(0);
+      });
+    },
+  );
+}
+
+/**
+ * The fence (decision 0032): a transaction whose work waits on anything but its own statements for
+ * DATABASE_TRANSACTION_IDLE_MS is rolled back, whatever its work does after; a statement that itself takes long,
+ * sent through SqlClient or through a TypeORM repository of the transaction, is no idleness.
+ */
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `a transaction waiting on something else, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let database: TestDatabase;
+      let db: { sql: SqlClient; close(): Promise<void> };
+      beforeAll(async () => {
+        database = await kind.create();
+        const env = { DATABASE_URL: database.url, DATABASE_TRANSACTION_IDLE_MS: '30' };
+        db = await openDatabase(DatabaseSettings.fromEnvironment(env), serviceSchema());
+      });
+      afterAll(async () => {
+        await db?.close();
+        await database?.drop();
+      });
+      const insert = () => db.sql.dialect.statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)');
+      const named = async (name: string) =>
+        (await db.sql.read(db.sql.dialect.statement('SELECT name FROM pets WHERE name = $1'), [name])).length;
+      /** A statement that runs for well over the limit by itself. */
+      const slow =
+        kind.name === 'postgres'
+          ? 'SELECT pg_sleep(0.2)'
+          : 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT COUNT(*) FROM c';
+
+      it('rolls back a transaction that waits on a timer, refuses what its work sends after, and keeps nothing', async () => {
+        let late: unknown;
+        const done = Promise.withResolvers<void>();
+        await expect(
+          db.sql.transaction(async () => {
+            await db.sql.write(insert(), ['fenced']);
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            await db.sql.write(insert(), ['fenced, late']).catch((error: unknown) => (late = error));
+            done.resolve();
+          }),
+        ).rejects.toThrow(
+          'the transaction was rolled back: it waited 30 ms on something other than its statements (DATABASE_TRANSACTION_IDLE_MS)',
+        );
+        await done.promise;
+        expect(late).toBeInstanceOf(TransactionAbandoned);
+        expect(isDatabaseUnavailable(late)).toBe(true);
+        expect([await named('fenced'), await named('fenced, late')]).toEqual([0, 0]);
+        // The write path goes on.
+        await db.sql.transaction(() => db.sql.write(insert(), ['after the fence']));
+        expect(await named('after the fence')).toBe(1);
+      });
+
+      it('counts a long statement as work, sent through SqlClient or a repository of the transaction', async () => {
+        await db.sql.transaction(async () => {
+          await db.sql.read(slow);
+          await db.sql.repository('WriteProbeRecord').query(slow);
+          await db.sql.write(insert(), ['after slow statements']);
+        });
+        expect(await named('after slow statements')).toBe(1);
       });
     },
   );

@@ -8,19 +8,27 @@ export interface WriteOutcome {
 }
 
 /**
- * Concurrent writers creating pets over keep-alive connections until stopped
- * (or until the service goes away), recording every outcome.
+ * Concurrent writers creating pets (or, with `path`, what that route creates, from `bodyOf`'s bodies) over keep-alive
+ * connections until stopped (or until the service goes away), recording every outcome.
  */
-export function startWriters(baseUrl: string, { concurrency, prefix }: { concurrency: number; prefix: string }) {
+export function startWriters(
+  baseUrl: string,
+  {
+    concurrency,
+    prefix,
+    path = '/v1/pets',
+    bodyOf = (name, n) => ({ name, categoryId: n, status: 'pending' }),
+  }: { concurrency: number; prefix: string; path?: string; bodyOf?: (name: string, n: number) => object },
+) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const outcomes: WriteOutcome[] = [];
   let running = true;
   let counter = 0;
-  const post = (name: string, categoryId: number) =>
+  const post = (name: string, n: number) =>
     new Promise<WriteOutcome>((resolve) => {
-      const body = JSON.stringify({ name, categoryId, status: 'pending' });
+      const body = JSON.stringify(bodyOf(name, n));
       const req = request(
-        `${baseUrl}/v1/pets`,
+        `${baseUrl}${path}`,
         {
           method: 'POST',
           agent,

@@ -172,7 +172,9 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   repository<Entity extends ObjectLiteral>(entity: EntityTarget<Entity>): Repository<Entity> {
     const demand = this.demand.getStore();
     const runner = this.current.getStore() ?? demand?.openRunner;
-    if (runner) return runner.manager.getRepository(entity);
+    // A manager of the transaction's own runner (fenced), not `runner.manager`, which sends through the runner
+    // underneath: the fence would see the repository's statements as none, and the transaction as idle.
+    if (runner) return this.dataSource.createEntityManager(runner).getRepository(entity);
     if (demand) throw new Error('repository() in a transaction on demand: call it inside UnitOfWork.run()');
     return this.dataSource.getRepository(entity);
   }

@@ -116,13 +116,21 @@ export class TransactionOnDemand {
     return ready.promise;
   }
 
-  /** Commits the open transaction, if any, then runs what `onCommit()` asked for; the next statement opens another. */
-  async commit(): Promise<void> {
-    const current = this.current;
-    if (!this.opened || !current) return;
+  /**
+   * Commits the open transaction, if any, with `last` its last statement (the owner's, as a subscription's progress),
+   * then runs what `onCommit()` asked for. The code's next statement waits for the commit, then opens another.
+   */
+  async commit(last?: { sql: string; parameters: unknown[] }): Promise<void> {
+    const { current, opened, release } = this;
+    if (!opened || !current || !release) return;
     const hooks = this.hooks;
-    this.release!.resolve();
     this.closeOpen();
+    try {
+      if (last) await (await opened).query(last.sql, last.parameters);
+      release.resolve();
+    } catch (error) {
+      release.reject(error);
+    }
     try {
       await current;
     } catch (error) {

@@ -156,7 +156,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     this.pruner = setInterval(() => void this.housekeeping(), PRUNE_EVERY_MS).unref();
   }
 
-  /** Lets each subscription finish the transaction it is in, and starts none after. */
+  /** Stops each subscription: a handler's attempt under way is rolled back at once and counts as none. */
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.pruner);
     await Promise.all(this.loops.map((loop) => loop.stop()));
@@ -209,13 +209,14 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       if (claimed?.afterTransaction !== expected[0] || claimed.afterPosition !== expected[1]) throw new ClaimLost();
       if (claimed.attempts !== attempts) throw new ClaimLost();
     });
+    /** Commits the open transaction with the progress past the events handled so far, its last statement. */
     const commit = () => {
       const through = advanced;
       closed = through;
       const progress = progressOf(events[through - 1]);
       expected = progress;
       commits.push(
-        transaction.commit().then(() => {
+        transaction.commit({ sql: statements.advance, parameters: [subscriber, ...progress] }).then(() => {
           committed = Math.max(committed, through);
           this.lastProgress.set(subscriber, progress);
         }),
@@ -238,10 +239,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         await this.attempt(subscription, event, transaction, stopped);
         clearImmediate(check);
         advanced = index + 1;
-        if (transaction.isOpen) {
-          await transaction.within(() => this.advance(subscriber, event));
-          if (waited) commit();
-        }
+        if (waited && transaction.isOpen) commit();
       } catch (error) {
         clearImmediate(check);
         await transaction.abandon(messageOf(error));
@@ -256,7 +254,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       }
     }
     try {
-      // Handlers that made no statement: their progress is written in a transaction of its own.
+      // Handlers that made no statement since the last commit: their progress is written in a transaction of its own.
       if (!transaction.isOpen && advanced > closed) {
         const last = events[advanced - 1];
         await transaction.within(() => this.advance(subscriber, last));
