@@ -441,6 +441,28 @@ for (const kind of DATABASE_KINDS) {
         expect(await named('after the fence')).toBe(1);
       });
 
+      it('runs nothing of the code in a transaction on demand abandoned before its batch began, and leaves nothing', async () => {
+        // On SQLite a transaction holds the write path ahead of it (until the fence ends it); on PostgreSQL the on-demand
+        // one is still connecting as it is given up.
+        const holder = db.sql
+          .transaction(async () => {
+            await db.sql.write(insert(), ['holder']);
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          })
+          .catch((error: unknown) => error);
+        const demanded = db.sql.onDemand(async () => undefined);
+        const written = demanded
+          .within(() => db.sql.write(insert(), ['on demand']))
+          .then(
+            () => 'written',
+            (error: Error) => error.message,
+          );
+        await demanded.abandon('given up before its batch began');
+        expect(await written).toBe('the transaction was rolled back: given up before its batch began');
+        expect(await holder).toBeInstanceOf(TransactionAbandoned);
+        expect([await named('on demand'), await named('holder')]).toEqual([0, 0]);
+      });
+
       it('counts a long statement as work, sent through SqlClient or a repository of the transaction', async () => {
         await db.sql.transaction(async () => {
           await db.sql.read(slow);

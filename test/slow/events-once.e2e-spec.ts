@@ -1,9 +1,8 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, queryDatabase, type TestDatabase } from '../support/databases';
 import { createWhileOneIsKilled } from '../support/kill-under-load';
-import { copyRepository, runIn } from '../support/repository-copy';
+import { buildWithGenerated } from '../support/repository-copy';
 import { startService, type ServiceProcess } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
 import { scaled, waitFor } from '../support/wait-for';
@@ -26,23 +25,9 @@ describe('pets.pet-created, heard once per pet across kill -9', () => {
   let main: string;
 
   beforeAll(async () => {
-    copy = copyRepository('petstore-events-once-');
-    const generated = await runIn(
-      copy,
-      'npm',
-      'run',
-      '-s',
-      'generate:module',
-      '--',
-      'audits',
-      '--bare',
-      '--subscribes-to',
-      'pets.pet-created',
-    );
-    expect(generated.status, generated.output).toBe(0);
-    const built = await runIn(copy, 'npm', 'run', '-s', 'build');
-    expect(built.status, built.output).toBe(0);
-    main = join(copy, 'dist/apps/petstore/src/main.js');
+    ({ copy, main } = await buildWithGenerated('petstore-events-once-', [
+      ['audits', '--bare', '--subscribes-to', 'pets.pet-created'],
+    ]));
   }, BOUND_MS);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 

@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, queryDatabase, type TestDatabase } from '../support/databases';
-import { copyRepository, runIn } from '../support/repository-copy';
+import { buildWithGenerated } from '../support/repository-copy';
 import { startService, type ServiceProcess } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
 import { scaled, waitFor } from '../support/wait-for';
@@ -32,22 +32,17 @@ describe('a generated subscriber that hangs, dawdles and throws, under load', ()
   let main: string;
 
   beforeAll(async () => {
-    copy = copyRepository('petstore-stuck-subscriber-');
-    for (const args of [
+    const modules = [
       ['gadgets', '--bare'],
       ['audits', '--bare', '--subscribes-to', 'pets.pet-created'],
-    ]) {
-      const generated = await runIn(copy, 'npm', 'run', '-s', 'generate:module', '--', ...args);
-      expect(generated.status, generated.output).toBe(0);
-    }
-    const handler = join(copy, 'libs/audits/src/infrastructure/pet-created.subscription.ts');
-    const source = readFileSync(handler, 'utf8');
-    const plain = '  private async handle(event: PetCreated): Promise<void> {\n    await this.db.write(';
-    expect(source).toContain(plain);
-    writeFileSync(handler, source.replace(plain, MISBEHAVING));
-    const built = await runIn(copy, 'npm', 'run', '-s', 'build');
-    expect(built.status, built.output).toBe(0);
-    main = join(copy, 'dist/apps/petstore/src/main.js');
+    ];
+    ({ copy, main } = await buildWithGenerated('petstore-stuck-subscriber-', modules, (folder) => {
+      const handler = join(folder, 'libs/audits/src/infrastructure/pet-created.subscription.ts');
+      const source = readFileSync(handler, 'utf8');
+      const plain = '  private async handle(event: PetCreated): Promise<void> {\n    await this.db.write(';
+      expect(source).toContain(plain);
+      writeFileSync(handler, source.replace(plain, MISBEHAVING));
+    }));
   }, BOUND_MS);
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 

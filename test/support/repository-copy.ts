@@ -43,3 +43,24 @@ export function runIn(
     child.on('close', (status) => resolvePromise({ status, output }));
   });
 }
+
+/**
+ * A copy of this repository with the modules `npm run generate:module` writes for each of `modules` (its arguments),
+ * `edit` then applied to the copy, and built: the copy's folder, and its built service to run. Fails the test naming
+ * the command that failed.
+ */
+export async function buildWithGenerated(
+  prefix: string,
+  modules: string[][],
+  edit: (copy: string) => void = () => undefined,
+): Promise<{ copy: string; main: string }> {
+  const copy = copyRepository(prefix);
+  for (const args of modules) {
+    const generated = await runIn(copy, 'npm', 'run', '-s', 'generate:module', '--', ...args);
+    if (generated.status !== 0) throw new Error(`generate:module ${args.join(' ')} failed:\n${generated.output}`);
+  }
+  edit(copy);
+  const built = await runIn(copy, 'npm', 'run', '-s', 'build');
+  if (built.status !== 0) throw new Error(`the build failed:\n${built.output}`);
+  return { copy, main: join(copy, 'dist/apps/petstore/src/main.js') };
+}

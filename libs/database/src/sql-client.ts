@@ -188,7 +188,10 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    *   together (two same-tick reservations of one pet: exactly one wins);
    * - **all or nothing**: a throw, or a failed commit, leaves nothing of it;
    * - **joined**: `transaction()` inside `work`, however deep (another
-   *   module's repository), joins this one rather than begin its own.
+   *   module's repository), joins this one rather than begin its own;
+   * - **never held idle**: `work` that waits on anything but its own statements
+   *   for DATABASE_TRANSACTION_IDLE_MS has the transaction rolled back and its
+   *   later statements refused (TransactionFence, decision 0032).
    *
    * On SQLite `work` runs exactly once. On PostgreSQL the database may refuse
    * to commit a transaction that could not be serialized with others running

@@ -7,6 +7,7 @@ import {
   isDatabaseUnavailable,
   isOutcomeUnknown,
 } from './driver-errors';
+import { interceptQueries } from './query-interceptor';
 import { TransactionAbandoned } from './transaction-fence';
 import { writeResultOf, type WriteResult } from './write-result';
 
@@ -367,14 +368,7 @@ class RollbackGuard {
   private duringStatements = true;
 
   constructor(shared: QueryRunner) {
-    const query = (...args: Parameters<QueryRunner['query']>) => this.query(shared, args);
-    this.runner = new Proxy(shared, {
-      get: (target, property) => {
-        if (property === 'query') return query;
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    this.runner = interceptQueries(shared, (args) => this.query(shared, args));
   }
 
   statementsEnded(): void {

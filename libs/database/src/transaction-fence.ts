@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { interceptQueries } from './query-interceptor';
 
 /**
  * A transaction rolled back before its work ended: the work waited on something other than its own statements for
@@ -41,14 +42,7 @@ export class TransactionFence {
     private readonly abandoned?: (reason: 'idle' | 'given_up') => void,
   ) {
     this.closed.promise.catch(() => undefined);
-    const query = (...args: Parameters<QueryRunner['query']>) => this.query(shared, args);
-    this.runner = new Proxy(shared, {
-      get: (target, property) => {
-        if (property === 'query') return query;
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    this.runner = interceptQueries(shared, (args) => this.query(shared, args));
     fences.set(this.runner, this);
     this.idleTimer = setTimeout(() => {
       if (this.inFlight > 0) this.idleTimer.refresh();
@@ -75,6 +69,11 @@ export class TransactionFence {
       // A statement the work sent and did not wait for: the commit comes after it, or it would run outside.
       await Promise.race([this.settled(), this.closed.promise]);
       return result;
+    } catch (error) {
+      // The same for the rollback: no statement starts now, and those in flight settle first.
+      this.closedWith ??= new TransactionAbandoned('its work had ended');
+      await this.settled();
+      throw error;
     } finally {
       // Statements the work sends once its transaction ended would run outside it.
       this.closedWith ??= new TransactionAbandoned('its work had ended');

@@ -87,12 +87,17 @@ export class TransactionOnDemand {
   private open(): Promise<QueryRunner> {
     const ready = Promise.withResolvers<QueryRunner>();
     const release = Promise.withResolvers<void>();
+    // Rejected (abandon()) perhaps before the transaction's work awaits it, while its batch has not begun.
+    release.promise.catch(() => undefined);
     this.release = release;
     const current = this.transaction(async () => {
       const runner = this.currentRunner()!;
-      this.fence = TransactionFence.of(runner);
+      // Still this open's (its batch may have begun after a commit() or abandon() ended it).
+      if (this.release === release) this.fence = TransactionFence.of(runner);
       await this.begin();
-      this.openRunner = runner;
+      // Abandoned before it was ready: no statement of the code runs in it.
+      if (this.release !== release && this.refusal !== undefined) throw this.refusal;
+      if (this.release === release) this.openRunner = runner;
       ready.resolve(runner);
       await release.promise;
     });
