@@ -19,6 +19,20 @@ export interface DatabaseKind {
 }
 
 export const POSTGRES_TEST_URL = process.env.PETSTORE_TEST_POSTGRES_URL;
+/**
+ * How the throwaway databases' names begin (`PETSTORE_TEST_POSTGRES_PREFIX`, default `petstore_test_`), for a shared
+ * server whose databases must follow a naming rule; a random suffix follows. Letters, digits and `_`, at most 48.
+ */
+export const POSTGRES_TEST_PREFIX = postgresPrefixOf(process.env.PETSTORE_TEST_POSTGRES_PREFIX);
+
+export function postgresPrefixOf(prefix = 'petstore_test_'): string {
+  if (!/^[a-z_][a-z0-9_]{0,47}$/.test(prefix)) {
+    throw new Error(
+      `PETSTORE_TEST_POSTGRES_PREFIX must be lower-case letters, digits and _ (at most 48, not starting with a digit): "${prefix}"`,
+    );
+  }
+  return prefix;
+}
 
 export const sqlite: DatabaseKind = {
   name: 'sqlite',
@@ -31,24 +45,30 @@ export const sqlite: DatabaseKind = {
   },
 };
 
-/** A fresh PostgreSQL database per suite, created through `PETSTORE_TEST_POSTGRES_URL`. */
-export const postgres: DatabaseKind = {
-  name: 'postgres',
-  skipReason: POSTGRES_TEST_URL ? undefined : 'set PETSTORE_TEST_POSTGRES_URL to run it',
-  async create() {
-    const admin = new URL(POSTGRES_TEST_URL!);
-    const name = `petstore_test_${randomBytes(6).toString('hex')}`;
-    await withClient(admin.href, (client) => client.query(`CREATE DATABASE ${name}`));
-    const url = new URL(admin.href);
-    url.pathname = `/${name}`;
-    return {
-      url: url.href,
-      drop: async () => {
-        await withClient(admin.href, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-      },
-    };
-  },
-};
+/** A fresh PostgreSQL database per suite, created through `PETSTORE_TEST_POSTGRES_URL`, its name after `prefix`. */
+export function postgresKind(prefix = POSTGRES_TEST_PREFIX): DatabaseKind {
+  return {
+    name: 'postgres',
+    skipReason: POSTGRES_TEST_URL ? undefined : 'set PETSTORE_TEST_POSTGRES_URL to run it',
+    create: () => createPostgresDatabase(prefix),
+  };
+}
+
+export const postgres = postgresKind();
+
+async function createPostgresDatabase(prefix: string): Promise<TestDatabase> {
+  const admin = new URL(POSTGRES_TEST_URL!);
+  const name = `${prefix}${randomBytes(6).toString('hex')}`;
+  await withClient(admin.href, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(admin.href);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    drop: async () => {
+      await withClient(admin.href, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
 
 export const DATABASE_KINDS: readonly DatabaseKind[] = [sqlite, postgres];
 
