@@ -28,8 +28,6 @@ export class TransactionOnDemand {
   private refusal?: unknown;
   /** Rejected when an open transaction ends without {@link commit} (its begin refused, its fence closed, a failure). */
   private readonly broken = Promise.withResolvers<never>();
-  /** Whether the failure was the code's own (it held the transaction idle) or not (begin refused, the database). */
-  private codeAtFault = false;
   /** A failure of the transaction that was not the code's: `begin` refused, a commit or the database failed. */
   private transactionFailure?: unknown;
 
@@ -111,8 +109,8 @@ export class TransactionOnDemand {
       (error: unknown) => {
         ready.reject(error);
         if (this.release !== release) return; // ended by commit() or abandon(), which answer for it
-        this.codeAtFault = error instanceof TransactionAbandoned;
-        if (!this.codeAtFault) this.transactionFailure = error;
+        // The fence closed it: the code's own failure (it waited on something else inside), not the transaction's.
+        if (!(error instanceof TransactionAbandoned)) this.transactionFailure = error;
         this.refusal = error;
         this.closeOpen();
         this.broken.reject(error);

@@ -152,7 +152,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       for (const loop of this.loops) if (loop.subscription.event === name) loop.wake();
     });
     for (const loop of this.loops) loop.start();
-    void this.housekeeping();
+    void this.housekeeping(false);
     this.pruner = setInterval(() => void this.housekeeping(), PRUNE_EVERY_MS).unref();
   }
 
@@ -175,7 +175,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     const { subscriber } = subscription;
     const [row] = await this.db.read<Claimed>(statements.look, [subscriber]);
     if (row === undefined) {
-      await this.remake(subscription);
+      await this.remake(subscriber, subscription.event, this.lastProgress.get(subscriber));
       return { kind: 'elsewhere', handled: [] };
     }
     this.lastProgress.set(subscriber, [row.afterTransaction, row.afterPosition]);
@@ -379,19 +379,13 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   /**
-   * The subscription's row was deleted by hand: made again at the progress this instance last read or committed (the
-   * outbox's start if it never read one), so that the subscription goes on from there, not from the start.
+   * A subscription's row deleted by hand (the relay's too): made again at the progress this instance last read or
+   * committed (the outbox's start if it has none), so that it goes on from there, not from the start, and the prune
+   * keeps what it has not passed.
    */
-  private async remake(subscription: Subscription): Promise<void> {
-    const { subscriber } = subscription;
-    const [transactionId, position] = this.lastProgress.get(subscriber) ?? ['0', '0'];
-    await this.db.write(this.outbox.statements.registerAt, [
-      subscriber,
-      subscription.event,
-      transactionId,
-      position,
-      Date.now(),
-    ]);
+  async remake(subscriber: string, event: string, progress: Progress = ['0', '0']): Promise<void> {
+    const [transactionId, position] = progress;
+    await this.db.write(this.outbox.statements.registerAt, [subscriber, event, transactionId, position, Date.now()]);
     this.logger.warn({
       msg: "the subscription's progress row was missing: made again at the progress this instance last saw",
       subscriber,
@@ -497,17 +491,18 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   /**
-   * At start and every minute: this instance's subscriptions said seen, the rows of subscriptions it does not have
-   * reported (a log line when one first appears, and a metric), and the events every subscriber has passed, older than
-   * the retention, removed; a subscription no instance has said it has for EVENTS_ORPHAN_GRACE_HOURS holds none back.
+   * At start and every minute: this instance's subscriptions said seen (at start their registration did), the rows of
+   * subscriptions it does not have reported (a log line when one first appears, and a metric), and the events every
+   * subscriber has passed, older than the retention, removed; a subscription no instance has said it has for
+   * EVENTS_ORPHAN_GRACE_HOURS holds none back.
    */
-  private async housekeeping(): Promise<void> {
+  private async housekeeping(touch = true): Promise<void> {
     const statements = this.outbox.statements;
     const now = Date.now();
     const mine = new Set(this.outbox.subscriptions.keys());
     if (this.settings.relayNatsUrl) mine.add(RELAY);
     try {
-      for (const subscriber of mine) await this.db.write(statements.seen, [subscriber, now]);
+      if (touch) for (const subscriber of mine) await this.db.write(statements.seen, [subscriber, now]);
       const rows = await this.db.read<{ subscriber: string; event: string; seenAt: string }>(statements.subscriptions);
       const orphans = new Map(
         rows.filter((row) => !mine.has(row.subscriber)).map((row) => [row.subscriber, Number(row.seenAt)]),
@@ -549,7 +544,7 @@ function messageOf(error: unknown): string {
 }
 
 /** Where a subscription stands: the (transaction id, position) of the last event it handled, as decimal text. */
-type Progress = [string, string];
+export type Progress = [string, string];
 
 interface Claimed {
   event: string;

@@ -125,10 +125,6 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       `SELECT ${EVENT_COLUMNS} FROM events_outbox o WHERE (o.transaction_id, o.position) > ($1, $2)${settled} ` +
         'ORDER BY o.transaction_id, o.position LIMIT $3',
     ),
-    progress: dialect.statement(
-      'SELECT CAST(after_transaction AS TEXT) AS "afterTransaction", CAST(after_position AS TEXT) AS "afterPosition" ' +
-        'FROM events_subscriptions WHERE subscriber = $1',
-    ),
     /** Moves a progress forward, never back (another instance may have moved it further). */
     advanceTo: dialect.statement(
       'UPDATE events_subscriptions SET after_transaction = $2, after_position = $3 ' +

@@ -135,10 +135,10 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     const statements = this.outbox.statements;
     const [replay] = await this.db.read<StoredEvent>(statements.nextReplay, [RELAY]);
     if (replay !== undefined) return this.replay(replay);
-    const [progress] = await this.db.read<{ afterTransaction: string; afterPosition: string }>(statements.progress, [
+    const [progress] = await this.db.read<{ afterTransaction: string; afterPosition: string }>(statements.look, [
       RELAY,
     ]);
-    if (progress === undefined) await this.remakeProgress();
+    if (progress === undefined) await this.dispatcher.remake(RELAY, '*', this.sent);
     else if (!this.sent || isAfter([progress.afterTransaction, progress.afterPosition], this.sent)) {
       this.sent = [progress.afterTransaction, progress.afterPosition];
     }
@@ -169,20 +169,6 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.db.write(statements.unpark, [RELAY, event.id]);
     this.dispatcher.replayed({ subscriber: RELAY }, event);
     return 1;
-  }
-
-  /**
-   * The relay's progress row is gone (deleted by hand): made again at what this instance relayed, so that the prune
-   * keeps what is not relayed yet, and no event is sent again that this instance sent.
-   */
-  private async remakeProgress(): Promise<void> {
-    const [transactionId, position] = this.sent ?? ['0', '0'];
-    await this.db.write(this.outbox.statements.registerAt, [RELAY, '*', transactionId, position, Date.now()]);
-    this.logger.warn({
-      msg: "the relay's progress row was missing: made again from what this instance relayed",
-      afterTransaction: transactionId,
-      afterPosition: position,
-    });
   }
 
   /**
