@@ -28,14 +28,14 @@ describe('floods from a client without a key', () => {
       );
       // Liveness is probed where it is served, and flooded there.
       const port = target === 'the API port' ? Number(new URL(service.baseUrl).port) : managementPort;
-      for (let n = 0; n < 20; n++) expect((await probe(port)).status).toBe(200);
+      for (let n = 0; n < 20; n++) expect(await probe(port)).toBe(200);
       const idleMb = memoryMb(service, 'VmRSS');
       const linesBefore = linesOf(service).length;
       const attackStarted = Date.now();
       // The attacker, a process of its own as it would be: 680 KB a connection, written in one go, never read.
       const attacker = spawnChild(process.execPath, ['-e', ATTACKER, String(port)]);
       try {
-        const probes: Array<{ status: number | string; ms: number }> = [];
+        const probes: Array<number | string> = [];
         const closedFlooding = () =>
           linesOf(service).filter((line) => line.context === 'Connections' && /^closed a connection/.test(line.msg))
             .length;
@@ -46,8 +46,9 @@ describe('floods from a client without a key', () => {
         // Counted where monitors read the metrics (the same port as liveness).
         const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
         expect(metrics).toMatch(/^petstore_connections_closed_total\{reason="pipelining"\} 60$/m);
-        expect(probes.filter((answer) => answer.status !== 200)).toEqual([]);
-        expect(Math.max(...probes.map((answer) => answer.ms))).toBeLessThan(scaled(500));
+        // Every probe answered within an orchestrator's timeout: the service is never restarted for it (how prompt
+        // liveness stays is a speed figure, not a deadline of a test on a machine of unknown load).
+        expect(probes.filter((status) => status !== 200)).toEqual([]);
         expect(memoryMb(service, 'VmHWM') - idleMb).toBeLessThan(100);
         // At most the bound's lines for every window the attack spanned.
         const windows = Math.ceil((Date.now() - attackStarted) / REFUSAL_WINDOW_MS) + 1;
@@ -109,20 +110,21 @@ for (let n = 0; n < 60; n++) {
 setInterval(() => {}, 1000);
 `;
 
-/** GET /health/live on a connection of its own, as an orchestrator's probe: its status (or error) and time. */
-function probe(port: number): Promise<{ status: number | string; ms: number }> {
-  const started = performance.now();
+/**
+ * GET /health/live on a connection of its own, as an orchestrator's probe: its status, or the error that failed it.
+ * It fails after the probe's timeout: 2 s (Kubernetes waits 1 s by default), scaled to this machine.
+ */
+function probe(port: number): Promise<number | string> {
   return new Promise((resolve) => {
-    const done = (status: number | string) => resolve({ status, ms: performance.now() - started });
     const request = get(
-      { host: '127.0.0.1', port, path: '/health/live', agent: false, timeout: scaled(5_000) },
+      { host: '127.0.0.1', port, path: '/health/live', agent: false, timeout: scaled(2_000) },
       (response) => {
         response.resume();
-        response.on('end', () => done(response.statusCode ?? 0));
+        response.on('end', () => resolve(response.statusCode ?? 0));
       },
     );
     request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
 }
 
