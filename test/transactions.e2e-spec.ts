@@ -238,17 +238,31 @@ for (const kind of DATABASE_KINDS) {
 
       // PostgreSQL alone may refuse to commit a transaction that it cannot serialize with those beside it.
       if (kind.name === 'postgres') {
-        it('runs work refused as not serializable again, five times in all, then gives up with the error', async () => {
-          let runs = 0;
-          const refused = db.sql.transaction(async () => {
-            runs++;
-            await db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['never-serialized']);
-            // What PostgreSQL raises then.
-            await db.sql.read(`DO $$ BEGIN RAISE EXCEPTION 'clash' USING ERRCODE = '40001'; END $$`);
-          });
-          await expect(refused).rejects.toMatchObject({ driverError: { code: '40001' } });
-          expect(runs).toBe(5);
-          expect(await namesLike('never-serialized')).toEqual([]);
+        it('runs work refused as not serializable again, pausing longer each time, until DATABASE_TIMEOUT_MS has passed, then gives up with the error', async () => {
+          const budgeted = await openDatabase(
+            DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url, DATABASE_TIMEOUT_MS: '1000' }),
+            serviceSchema(),
+          );
+          try {
+            let runs = 0;
+            const started = performance.now();
+            const refused = budgeted.sql.transaction(async () => {
+              runs++;
+              await budgeted.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), [
+                'never-serialized',
+              ]);
+              // What PostgreSQL raises then.
+              await budgeted.sql.read(`DO $$ BEGIN RAISE EXCEPTION 'clash' USING ERRCODE = '40001'; END $$`);
+            });
+            await expect(refused).rejects.toMatchObject({ driverError: { code: '40001' } });
+            // Pauses of at most 4, 8, ..., 250 ms: it gives up only once a pause would end past the budget, so not
+            // before 750 ms, and by then it ran more than the first six pauses (252 ms at most) allow.
+            expect(performance.now() - started).toBeGreaterThanOrEqual(750);
+            expect(runs).toBeGreaterThan(6);
+            expect(await namesLike('never-serialized')).toEqual([]);
+          } finally {
+            await budgeted.close();
+          }
         });
       }
     },

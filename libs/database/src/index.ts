@@ -7,7 +7,7 @@ import { PlatformTablesAsTheirEntities1795600000000 } from './migrations/1795600
 import { WriteProbeNamedForItsLibrary1795700000000 } from './migrations/1795700000000-write-probe-named-for-its-library';
 import { WriteProbeRecord } from './write-probe.record';
 
-export { constraintViolationOf, isDatabaseUnavailable } from './driver-errors';
+export { constraintViolationOf, isDatabaseUnavailable, isSerializationFailure } from './driver-errors';
 export { AlreadyExistsError, InvalidReferenceError } from './database.errors';
 export { BACKUP_USAGE, runBackupCommand } from './backup.command';
 export { openDatabase } from './database.module';

@@ -35,8 +35,14 @@ export interface CarriedRow<T> {
   row(result: T): unknown[];
 }
 
-/** How often a PostgreSQL transaction is tried when it cannot be serialized with those beside it. */
-export const TRANSACTION_ATTEMPTS = 5;
+/**
+ * A PostgreSQL transaction that could not be serialized with those beside it runs again after a pause drawn at random
+ * up to a ceiling that starts here and doubles with each attempt, to {@link RETRY_CEILING_MS} at most ("full jitter"):
+ * the transactions that clashed spread apart instead of clashing again in step. It runs again while the pause ends
+ * within DATABASE_TIMEOUT_MS of its first attempt (the request's time budget for the database).
+ */
+export const RETRY_FIRST_CEILING_MS = 4;
+export const RETRY_CEILING_MS = 250;
 /** DATABASE_TRANSACTION_IDLE_MS's and DATABASE_TIMEOUT_MS's defaults, for a client made without the settings. */
 const DEFAULT_IDLE_MS = 50;
 const DEFAULT_WAIT_MS = 3_000;
@@ -76,6 +82,8 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   private readonly writes: SqliteWriteBatches;
   /** How long a transaction's work may wait on anything but its statements (TransactionFence). */
   private readonly idleMs: number;
+  /** DATABASE_TIMEOUT_MS: how long a PostgreSQL transaction may go on running again after serialization failures. */
+  private readonly budgetMs: number;
 
   /** With tracing on: each statement and transaction a span of the request's (`undefined`: no step of it runs). */
   private readonly spans?: SqlSpans;
@@ -92,15 +100,16 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   ) {
     this.dialect = SqlDialect.of(dataSource);
     this.idleMs = settings?.transactionIdleMs ?? DEFAULT_IDLE_MS;
+    this.budgetMs = settings?.timeoutMs ?? DEFAULT_WAIT_MS;
     this.writes = new SqliteWriteBatches(
       () => this.connection(),
       (runner, work) => this.fenced(runner, work),
-      settings?.timeoutMs ?? DEFAULT_WAIT_MS,
+      this.budgetMs,
     );
     if (tracing) this.spans = new SqlSpans(tracing, this.isPostgres ? 'postgresql' : 'sqlite');
     this.retries = metrics?.counter(
       'transaction_retries_total',
-      'Transactions PostgreSQL could not serialize with others and that ran again, their work with them (at most 4 times each).',
+      'Transactions PostgreSQL could not serialize with others and that ran again, their work with them (within DATABASE_TIMEOUT_MS).',
     );
     this.abandoned = metrics?.counter(
       'transactions_abandoned_total',
@@ -196,8 +205,9 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * On SQLite `work` runs exactly once. On PostgreSQL the database may refuse
    * to commit a transaction that could not be serialized with others running
    * beside it (SQLSTATE 40001, or a deadlock, 40P01): everything it did is
-   * rolled back and `work` runs again, at most {@link TRANSACTION_ATTEMPTS}
-   * times in all, after which the caller gets the error (answered 503
+   * rolled back and `work` runs again after a jittered pause that grows with
+   * each attempt, for as long as DATABASE_TIMEOUT_MS from the first attempt
+   * allows, after which the caller gets the error (answered 503
    * `database_unavailable`). So keep in `work` only what the database undoes:
    * no call to another service, no message sent, no counter outside it.
    */
@@ -256,14 +266,15 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
 
   private async transactionNow<T>(work: () => Promise<T>): Promise<T> {
     if (!this.isPostgres) return this.writes.transaction(work);
-    for (let attempt = 1; ; attempt++) {
+    const deadline = Date.now() + this.budgetMs;
+    for (let ceiling = RETRY_FIRST_CEILING_MS; ; ceiling = Math.min(ceiling * 2, RETRY_CEILING_MS)) {
       try {
         return await this.postgresTransaction(work);
       } catch (error) {
-        if (attempt >= TRANSACTION_ATTEMPTS || !isSerializationFailure(error)) throw error;
+        const pauseMs = Math.random() * ceiling;
+        if (!isSerializationFailure(error) || Date.now() + pauseMs >= deadline) throw error;
         this.retries?.inc();
-        // Apart, so that the transactions that clashed do not clash again in the same order.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
     }
   }

@@ -6,7 +6,13 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Counter, Histogram } from 'prom-client';
-import { SqlClient, TransactionAbandoned, isDatabaseUnavailable, type TransactionOnDemand } from '@app/database';
+import {
+  SqlClient,
+  TransactionAbandoned,
+  isDatabaseUnavailable,
+  isSerializationFailure,
+  type TransactionOnDemand,
+} from '@app/database';
 import { MetricsService, RequestTracing } from '@app/platform';
 import type { DomainEvent, Subscription } from '@app/platform/ports';
 import { decodePayload } from './event-payload';
@@ -26,6 +32,8 @@ const FIRST_BACKOFF_AFTER_IDLE_MS = 2_000;
 const MAX_BACKOFF_MS = 60_000;
 /** The handling delay's buckets, in seconds: tens of milliseconds when all is well, up to the backoff's minutes. */
 const HANDLING_DELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+/** The most a subscription's loop pauses before it runs again a transaction PostgreSQL could not serialize. */
+const CLASH_PAUSE_MS = 20;
 /** How often an instance removes events every subscriber has passed, once older than the retention (and at start). */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -656,6 +664,10 @@ class SubscriptionLoop {
           return this.woken ? 0 : dispatcher.pollMs;
       }
     } catch (error) {
+      // PostgreSQL could not serialize the handlers' transaction with another (the claim of a row another instance
+      // moved meanwhile, or a clash with a request's transaction): nothing of it committed, and no attempt counts. It
+      // runs again after a short pause drawn at random (the poll interval would be a delay, no pause a clash again).
+      if (isSerializationFailure(error)) return 1 + Math.random() * CLASH_PAUSE_MS;
       dispatcher.warn('events could not be read; looking again', {
         subscriber: subscription.subscriber,
         error: error instanceof Error ? error.message : String(error),

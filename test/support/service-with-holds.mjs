@@ -1,0 +1,150 @@
+// The built service as main.ts starts it, with one more module, written as a team would write theirs (issue 53's load):
+// holds. `POST /v1/holds {petId}` (keyed creates safe to retry) reserves an available pet and places a hold on it in
+// one unit of work, publishing holds.hold-placed; `POST /v1/holds/{id}/cancel` cancels a placed hold and gives the pet
+// back, publishing holds.hold-cancelled. A read model counts what the events say: one subscriber per event
+// (pets.pet-created, holds.hold-placed, holds.hold-cancelled), each adding one to its row of holds_counts in its
+// handler's transaction, so that after any crash every count equals what was acknowledged.
+// Plain JavaScript on the build's CommonJS, decorators applied as TypeScript would apply them.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+require('reflect-metadata');
+const { Body, Controller, HttpCode, Inject, Injectable, Module, Param, Post } = require('@nestjs/common');
+const { ApiProperty } = require('@nestjs/swagger');
+const { IsNumberString } = require('class-validator');
+const platform = require('../../dist/libs/platform/src/index.js');
+const { AppError } = require('../../dist/libs/platform/src/errors/app-error.js');
+const { DomainEvents, UnitOfWork } = require('../../dist/libs/platform/src/ports/index.js');
+const { SqlClient, generatedKeyColumn } = require('../../dist/libs/database/src/index.js');
+const { Idempotent } = require('../../dist/libs/idempotency/src/index.js');
+const { PetCatalog, PetsModule } = require('../../dist/libs/pets/src/index.js');
+const { AppModule } = require('../../dist/apps/petstore/src/app.module.js');
+const { COMPOSITION } = require('../../dist/apps/petstore/src/composition.js');
+const { Table } = require('typeorm');
+
+const decorate = (decorators, target, key) =>
+  Reflect.decorate(decorators, target, key, key ? Object.getOwnPropertyDescriptor(target, key) : undefined);
+
+class CreateHolds1990000000100 {
+  name = 'CreateHolds1990000000100';
+  async up(runner) {
+    await runner.createTable(
+      new Table({
+        name: 'holds',
+        columns: [
+          generatedKeyColumn(runner),
+          { name: 'pet_id', type: 'bigint' },
+          { name: 'status', type: 'varchar', length: '16' },
+        ],
+      }),
+    );
+    await runner.query('CREATE TABLE holds_counts (counter varchar(32) PRIMARY KEY, n bigint NOT NULL)');
+  }
+  async down() {}
+}
+
+class HoldNotPossible extends AppError {
+  constructor(message) {
+    super('conflict', 'hold_not_possible', message);
+  }
+}
+
+class NewHold {}
+decorate(
+  [ApiProperty({ type: 'string', description: 'int64 as decimal text' }), IsNumberString()],
+  NewHold.prototype,
+  'petId',
+);
+
+class Hold {}
+decorate([ApiProperty({ type: 'string' })], Hold.prototype, 'id');
+decorate([ApiProperty({ type: 'string' })], Hold.prototype, 'petId');
+decorate([ApiProperty({ type: 'string' })], Hold.prototype, 'status');
+
+class HoldsController {
+  constructor(db, unitOfWork, events, catalog) {
+    this.db = db;
+    this.unitOfWork = unitOfWork;
+    this.events = events;
+    this.catalog = catalog;
+    this.sql = {
+      place: db.dialect.insertReturningId("INSERT INTO holds (pet_id, status) VALUES ($1, 'placed')"),
+      cancel: db.dialect.statement("UPDATE holds SET status = 'cancelled' WHERE id = $1 AND status = 'placed'"),
+      petOf: db.dialect.statement('SELECT CAST(pet_id AS TEXT) AS "petId" FROM holds WHERE id = $1'),
+    };
+  }
+
+  place(body) {
+    return this.unitOfWork.run(async () => {
+      if (!(await this.catalog.reserve(BigInt(body.petId)))) {
+        throw new HoldNotPossible(`pet ${body.petId} is not available`);
+      }
+      const id = String(this.db.dialect.insertedId(await this.db.write(this.sql.place, [body.petId])));
+      await this.publish('holds.hold-placed', id, body.petId);
+      return { id, petId: body.petId, status: 'placed' };
+    });
+  }
+
+  cancel(id) {
+    return this.unitOfWork.run(async () => {
+      const { changed } = await this.db.write(this.sql.cancel, [id]);
+      if (changed !== 1) throw new HoldNotPossible(`hold ${id} is not placed`);
+      const [{ petId }] = await this.db.read(this.sql.petOf, [id]);
+      await this.catalog.release(BigInt(petId));
+      await this.publish('holds.hold-cancelled', id, petId);
+      return { id, petId, status: 'cancelled' };
+    });
+  }
+
+  publish(name, holdId, petId) {
+    return this.events.publish({ name, version: 1, aggregateId: holdId, payload: { holdId, petId } });
+  }
+}
+Reflect.defineMetadata('design:paramtypes', [NewHold], HoldsController.prototype, 'place');
+Reflect.defineMetadata('design:paramtypes', [String], HoldsController.prototype, 'cancel');
+Body()(HoldsController.prototype, 'place', 0);
+Param('id')(HoldsController.prototype, 'cancel', 0);
+const responds = (status, description) => platform.Responds(status, Hold, { description });
+decorate([Post(), HttpCode(201), Idempotent(), responds(201, 'The hold placed.')], HoldsController.prototype, 'place');
+decorate(
+  [Post(':id/cancel'), HttpCode(200), responds(200, 'The hold cancelled.')],
+  HoldsController.prototype,
+  'cancel',
+);
+Controller('holds')(HoldsController);
+[SqlClient, UnitOfWork, DomainEvents, PetCatalog].forEach((token, n) => Inject(token)(HoldsController, undefined, n));
+
+/** The read model: one subscriber per event, each counting in its own row, in its handler's transaction. */
+class HoldsCounts {
+  constructor(events, db) {
+    const count = db.dialect.statement(
+      'INSERT INTO holds_counts (counter, n) VALUES ($1, 1) ON CONFLICT (counter) DO UPDATE SET n = holds_counts.n + 1',
+    );
+    for (const event of ['pets.pet-created', 'holds.hold-placed', 'holds.hold-cancelled']) {
+      events.subscribe({
+        subscriber: `holds.count-${event.split('.')[1]}`,
+        event,
+        handle: () => db.write(count, [event]),
+      });
+    }
+  }
+}
+Inject(DomainEvents)(HoldsCounts, undefined, 0);
+Inject(SqlClient)(HoldsCounts, undefined, 1);
+Injectable()(HoldsCounts);
+
+class HoldsModule {}
+Module({ imports: [PetsModule], controllers: [HoldsController], providers: [HoldsCounts] })(HoldsModule);
+
+const holds = platform.defineFeature({
+  name: 'holds',
+  module: () => HoldsModule,
+  migrations: [CreateHolds1990000000100],
+  errorCodes: { holdNotPossible: 'hold_not_possible' },
+});
+const config = platform.loadConfig();
+const app = await platform.createHttpApplication(AppModule.register(config, [...COMPOSITION, holds]), config);
+platform.installGracefulShutdown(app, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
+await app.listen(config.port, config.host);
+// The line tests wait for, as main.ts writes it.
+console.log(JSON.stringify({ level: 30, context: 'Bootstrap', msg: `holds listening on ${await app.getUrl()}` }));
