@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load, removeOnInterrupt, requestsOf, seed, serviceTarget, start, startOtlpSink, stop } from './harness.mjs';
+import { postgresDatabase, seedPostgres } from './postgres.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const scenario = process.argv[2] ?? 'list';
@@ -35,8 +36,14 @@ const tracing = sink
       OTEL_TRACES_SAMPLER_ARG: ratio,
     }
   : {};
-const proc = await start(profiled, db, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...tracing });
-await seed(db, 1000);
+// BENCH_DB=postgres: the service on a database of its own on BENCH_POSTGRES_URL's server.
+const postgres = process.env.BENCH_DB === 'postgres' ? await postgresDatabase(`petstore_profile_${process.pid}`) : undefined;
+const proc = await start(profiled, db, {
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  ...tracing,
+  ...(postgres && { DATABASE_URL: postgres.url }),
+});
+await (postgres ? seedPostgres(postgres.url, 1000) : seed(db, 1000));
 const before = new Set(readdirSync(out));
 // The load's own window on the system's monotonic clock, which the profile's timestamps (µs) are read from too:
 // the start of the process (loading the modules, a seventh of a short profile) is left out of every figure.
@@ -46,6 +53,7 @@ const loadEnded = process.hrtime.bigint() / 1000n;
 console.log(`${scenario}: ${result.rps} req/s, ${result.cpuUs.toFixed(0)} µs CPU/request, p99 ${result.p99} ms`);
 await stop(proc);
 await sink?.stop();
+await postgres?.drop();
 rmSync(work, { recursive: true, force: true });
 const file = readdirSync(out).find((name) => name.endsWith('.cpuprofile') && !before.has(name));
 const profile = JSON.parse(readFileSync(join(out, file), 'utf8'));

@@ -17,6 +17,7 @@ import {
   startOtlpSink,
   stop,
 } from './harness.mjs';
+import { benchPostgres } from './postgres.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -314,6 +315,12 @@ function expectedDuration(featureCount) {
 async function main() {
   console.log('building the service...');
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_DB=postgres: the fleet's path instead (postgres.mjs), against its own reference.
+  if (process.env.BENCH_DB === 'postgres') {
+    const met = await benchPostgres({ root: ROOT, service: TARGETS.service, rounds: ROUNDS, duration: DURATION });
+    process.exitCode = met ? 0 : 1;
+    return;
+  }
   const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   removeOnInterrupt(work);
   const results = []; // { round, target, scenario, rps, p50, p99, rssMb }

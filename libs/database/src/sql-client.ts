@@ -2,8 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import {
   DataSource,
+  QueryFailedError,
   type DataSourceOptions,
   type EntityTarget,
   type ObjectLiteral,
@@ -46,6 +48,11 @@ export const RETRY_CEILING_MS = 250;
 /** DATABASE_TRANSACTION_IDLE_MS's and DATABASE_TIMEOUT_MS's defaults, for a client made without the settings. */
 const DEFAULT_IDLE_MS = 50;
 const DEFAULT_WAIT_MS = 3_000;
+/**
+ * PostgreSQL: how many statements are prepared by name on each connection, the first ones read; a statement past them
+ * (SQL built with values in its text, say) is sent unnamed, parsed each time, as before.
+ */
+const NAMED_STATEMENTS = 200;
 
 /**
  * How repositories talk to the database: TypeORM's repositories
@@ -77,6 +84,10 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   private readonly carriers = new AsyncLocalStorage<Carrier>();
   /** The code `onDemand()` runs: its first statement opens the transaction. */
   private readonly demand = new AsyncLocalStorage<TransactionOnDemand>();
+  /** PostgreSQL: the pool of TypeORM's driver, which reads outside a transaction take directly (prepared by name). */
+  private readonly pool?: Pool;
+  /** PostgreSQL: each statement's name, as it is prepared on a connection the first time that connection runs it. */
+  private readonly names = new Map<string, string>();
   /** SQLite: the writing connection, and the writes' one path to it. */
   private writer?: Promise<DataSource>;
   private readonly writes: SqliteWriteBatches;
@@ -99,6 +110,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     @Optional() settings?: DatabaseSettings,
   ) {
     this.dialect = SqlDialect.of(dataSource);
+    if (this.isPostgres) this.pool = (dataSource.driver as unknown as { master: Pool }).master;
     this.idleMs = settings?.transactionIdleMs ?? DEFAULT_IDLE_MS;
     this.budgetMs = settings?.timeoutMs ?? DEFAULT_WAIT_MS;
     this.writes = new SqliteWriteBatches(
@@ -143,7 +155,26 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     if (runner) return runner.query(sql, parameters);
     const demand = this.demand.getStore();
     if (demand) return demand.runner().then((opened) => opened.query(sql, parameters));
+    if (this.pool) return this.pooled<T>(sql, parameters);
     return this.dataSource.query(sql, parameters);
+  }
+
+  /**
+   * PostgreSQL, outside a transaction: the statement on a pooled connection, prepared there by name the first time
+   * (parsed and planned once per connection, not on every call), without TypeORM's query runner around it. A failure
+   * is TypeORM's QueryFailedError, as from a runner.
+   */
+  private async pooled<T>(sql: string, parameters: unknown[]): Promise<T[]> {
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < NAMED_STATEMENTS) {
+      name = `petstore_${this.names.size}`;
+      this.names.set(sql, name);
+    }
+    try {
+      return (await this.pool!.query({ name, text: sql, values: parameters })).rows as T[];
+    } catch (error) {
+      throw new QueryFailedError(sql, parameters, error as Error);
+    }
   }
 
   /**
