@@ -243,6 +243,14 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * no call to another service, no message sent, no counter outside it.
    */
   transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.transactionOf(work, 'SERIALIZABLE');
+  }
+
+  /**
+   * {@link transaction}, at `isolation` on PostgreSQL when it begins one (`undefined`: the server's default, READ
+   * COMMITTED, for {@link carrying}'s writes alone). Joined, it runs at the isolation of the transaction it joins.
+   */
+  private transactionOf<T>(work: () => Promise<T>, isolation: 'SERIALIZABLE' | undefined): Promise<T> {
     if (this.current.getStore()) return work();
     const demand = this.demand.getStore();
     if (demand) return demand.runner().then((runner) => this.current.run(runner, work));
@@ -256,8 +264,8 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
       return this.commitHooks.run(committed, work);
     };
     const done = this.spans
-      ? this.spans.transaction(withHooks, (traced) => this.transactionNow(traced))
-      : this.transactionNow(withHooks);
+      ? this.spans.transaction(withHooks, (traced) => this.transactionNow(traced, isolation))
+      : this.transactionNow(withHooks, isolation);
     return done.then((result) => afterCommit(committed, result));
   }
 
@@ -280,7 +288,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     return new TransactionOnDemand(
       (work) => {
         const run = (traced: () => Promise<void>) =>
-          this.isPostgres ? this.postgresTransaction(traced) : this.writes.transaction(traced);
+          this.isPostgres ? this.postgresTransaction(traced, 'SERIALIZABLE') : this.writes.transaction(traced);
         return this.spans ? this.spans.transaction(work, run) : run(work);
       },
       () => this.current.getStore(),
@@ -295,12 +303,12 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     return fence.guard(this.current.run(fence.runner, work));
   }
 
-  private async transactionNow<T>(work: () => Promise<T>): Promise<T> {
+  private async transactionNow<T>(work: () => Promise<T>, isolation: 'SERIALIZABLE' | undefined): Promise<T> {
     if (!this.isPostgres) return this.writes.transaction(work);
     const deadline = Date.now() + this.budgetMs;
     for (let ceiling = RETRY_FIRST_CEILING_MS; ; ceiling = Math.min(ceiling * 2, RETRY_CEILING_MS)) {
       try {
-        return await this.postgresTransaction(work);
+        return await this.postgresTransaction(work, isolation);
       } catch (error) {
         const pauseMs = Math.random() * ceiling;
         if (!isSerializationFailure(error) || Date.now() + pauseMs >= deadline) throw error;
@@ -313,7 +321,10 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   /**
    * Runs `change`, code that makes exactly one write (a repository's insert), and writes the row `carried` makes of
    * what `change` returns: both commit, or neither. What {@link transaction} around the two would do, and inside a
-   * transaction, or on PostgreSQL, what it does. On SQLite, outside one, the write rides the write batch beside its
+   * transaction, or on PostgreSQL, what it does; on PostgreSQL, outside one, that transaction is READ COMMITTED, the
+   * level its write has alone: the write reads nothing the order could change, so no order of it with others is wrong,
+   * and it saves a round trip, never fails to serialize, and never makes a serializable transaction that read where it
+   * inserts fail to (decision 0021). On SQLite, outside one, the write rides the write batch beside its
    * single statements instead, and the rows of all the batch's carrying writes are one statement before its commit
    * (decision 0030): `change` is told its write's result as soon as it ran, before the batch commits, and the batch
    * waits for its row; the promise resolves once both committed. So `change` makes one write and nothing slow after
@@ -321,11 +332,12 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    */
   carrying<T>(change: () => Promise<T>, carried: CarriedRow<T>): Promise<T> {
     if (this.isPostgres || this.current.getStore() || this.demand.getStore()) {
-      return this.transaction(async () => {
+      const both = async () => {
         const result = await change();
         await this.write(carried.sql, [JSON.stringify([carried.row(result)])]);
         return result;
-      });
+      };
+      return this.transactionOf(both, this.inTransaction ? 'SERIALIZABLE' : undefined);
     }
     const carrier = new Carrier(this.writes, carried.sql);
     return this.carriers.run(carrier, change).then(
@@ -339,12 +351,12 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     return this.transaction(work);
   }
 
-  private async postgresTransaction<T>(work: () => Promise<T>): Promise<T> {
+  private async postgresTransaction<T>(work: () => Promise<T>, isolation: 'SERIALIZABLE' | undefined): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       // TypeORM's own calls (a repository's save()) see the transaction and do not begin one of their own.
-      await runner.startTransaction('SERIALIZABLE');
+      await runner.startTransaction(isolation);
       let result: T;
       try {
         result = await this.fenced(runner, work);

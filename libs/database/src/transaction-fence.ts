@@ -29,6 +29,8 @@ export class TransactionFence {
   /** Fires `idleMs` after the last statement settled (re-armed, never made anew: statements are the hot path). */
   private readonly idleTimer: NodeJS.Timeout;
   private closedWith?: TransactionAbandoned;
+  /** The work has ended: a statement it sends now would run outside its transaction. */
+  private ended = false;
   private readonly closed = Promise.withResolvers<never>();
   private quiet?: PromiseWithResolvers<void>;
 
@@ -71,12 +73,13 @@ export class TransactionFence {
       return result;
     } catch (error) {
       // The same for the rollback: no statement starts now, and those in flight settle first.
-      this.closedWith ??= new TransactionAbandoned('its work had ended');
+      this.ended = true;
       await this.settled();
       throw error;
     } finally {
-      // Statements the work sends once its transaction ended would run outside it.
-      this.closedWith ??= new TransactionAbandoned('its work had ended');
+      // Statements the work sends once its transaction ended would run outside it: refused (the error made then, not
+      // for every transaction).
+      this.ended = true;
       clearTimeout(this.idleTimer);
     }
   }
@@ -87,7 +90,7 @@ export class TransactionFence {
   }
 
   private close(reason: string, why: 'idle' | 'given_up'): void {
-    if (this.closedWith) return;
+    if (this.closedWith || this.ended) return;
     this.abandoned?.(why);
     this.closedWith = new TransactionAbandoned(reason);
     clearTimeout(this.idleTimer);
@@ -97,6 +100,7 @@ export class TransactionFence {
 
   private async query(shared: QueryRunner, args: Parameters<QueryRunner['query']>): Promise<unknown> {
     if (this.closedWith) throw this.closedWith;
+    if (this.ended) throw new TransactionAbandoned('its work had ended');
     this.inFlight++;
     try {
       return await shared.query(...args);
