@@ -234,6 +234,29 @@ for (const kind of DATABASE_KINDS) {
           expect(await namesLike('thrown-after')).toEqual([]);
           expect(await rowsLike('row-of-thrown-after')).toEqual([]);
         });
+
+        if (kind.name === 'postgres') {
+          it('runs alone at READ COMMITTED, the level of its one write, and joined at the serializable level of the transaction around it', async () => {
+            const level = async () =>
+              (
+                await db.sql.read<{ level: string }>('SELECT current_setting($1) AS level', ['transaction_isolation'])
+              )[0].level;
+            const seen: string[] = [];
+            const carried = { sql: carriedRows, row: () => ['row-of-level'] };
+            await db.sql.carrying(async () => {
+              seen.push(await level());
+              return db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['level-alone']);
+            }, carried);
+            await db.sql.transaction(() =>
+              db.sql.carrying(async () => {
+                seen.push(await level());
+                return db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['level-joined']);
+              }, carried),
+            );
+            expect(seen).toEqual(['read committed', 'serializable']);
+            expect(await namesLike('level-%')).toEqual(['level-alone', 'level-joined']);
+          });
+        }
       });
 
       // PostgreSQL alone may refuse to commit a transaction that it cannot serialize with those beside it.
