@@ -3,7 +3,8 @@
 // of the CPU per request and of the per-round ratios. `npm run bench:ab -- HEAD` measures two builds of the same code:
 // the noise a change must beat. BENCH_B_ENV='{"NAME":"value"}': B runs with these settings too (the same build with
 // a setting changed, against HEAD); OTEL_EXPORTER_OTLP_ENDPOINT "sink" is the bench's own collector (otlp-sink.mjs).
-// See bench/README.md.
+// BENCH_DB=postgres: both on PostgreSQL, each on a database of its own (BENCH_POSTGRES_URL's server). See
+// bench/README.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +21,12 @@ import {
   startOtlpSink,
   stop,
 } from './harness.mjs';
+import { postgresDatabase, seedPostgres } from './postgres.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
+const ON_POSTGRES = process.env.BENCH_DB === 'postgres';
 const [ref, ...asked] = process.argv.slice(2);
 const scenarios = asked.length > 0 ? asked : ['list', 'get', 'create', 'create-keyed-and-plain', 'mixed'];
 if (!ref || scenarios.some((scenario) => !(scenario in requestsOf))) {
@@ -59,10 +62,16 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 === 1 ? ['A', 'B'] : ['B', 'A'];
     const procs = {};
+    const databases = [];
     for (const which of order) {
       const db = join(work, `${which}-round${round}.sqlite`);
-      procs[which] = await start(targets[which], db, which === 'B' ? extraB : {});
-      await seed(db, 1000);
+      const postgres = ON_POSTGRES
+        ? await postgresDatabase(`petstore_ab_${process.pid}_${which.toLowerCase()}_${round}`)
+        : undefined;
+      if (postgres) databases.push(postgres);
+      const env = { ...(which === 'B' ? extraB : {}), ...(postgres && { DATABASE_URL: postgres.url }) };
+      procs[which] = await start(targets[which], db, env);
+      await (postgres ? seedPostgres(postgres.url, 1000) : seed(db, 1000));
     }
     try {
       for (const scenario of scenarios) {
@@ -80,6 +89,7 @@ try {
         rss[which].push(peakRssMb(procs[which].child.pid));
         await stop(procs[which]);
       }
+      for (const database of databases) await database.drop();
     }
   }
   await sink?.stop();

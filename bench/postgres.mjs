@@ -44,7 +44,9 @@ export async function benchPostgres({ root, service, rounds, duration }) {
   try {
     await admin.connect();
   } catch (error) {
-    throw new Error(`BENCH_DB=postgres: no PostgreSQL answers at ${ADMIN_URL} (set BENCH_POSTGRES_URL): ${error.message}`);
+    throw new Error(
+      `BENCH_DB=postgres: no PostgreSQL answers at ${ADMIN_URL} (set BENCH_POSTGRES_URL): ${error.message}`,
+    );
   }
   const work = mkdtempSync(join(tmpdir(), 'petstore-bench-pg-'));
   removeOnInterrupt(work);
@@ -252,7 +254,9 @@ function report(results, ready, fleet, rounds, duration, root) {
     ['ready within 1 s of start (first 200 on /v1/pets)', readyMs <= 1000, `${readyMs.toFixed(0)} ms`],
     ['no errors or non-2xx answers under load', errors === 0, String(errors)],
   ];
-  const verdicts = checks.map(([name, ok, value]) => `| ${name} | ${value} | ${ok ? 'met' : '**missed**'} |`).join('\n');
+  const verdicts = checks
+    .map(([name, ok, value]) => `| ${name} | ${value} | ${ok ? 'met' : '**missed**'} |`)
+    .join('\n');
   const fleetTable = fleet
     ? [
         '| instances behind HAProxy | service req/s | p99 ms | CPU µs/request (instances and PostgreSQL) | reference req/s | p99 ms | CPU µs/request | service / reference |',

@@ -37,7 +37,8 @@ const tracing = sink
     }
   : {};
 // BENCH_DB=postgres: the service on a database of its own on BENCH_POSTGRES_URL's server.
-const postgres = process.env.BENCH_DB === 'postgres' ? await postgresDatabase(`petstore_profile_${process.pid}`) : undefined;
+const postgres =
+  process.env.BENCH_DB === 'postgres' ? await postgresDatabase(`petstore_profile_${process.pid}`) : undefined;
 const proc = await start(profiled, db, {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   ...tracing,

@@ -122,6 +122,18 @@ for (const kind of DATABASE_KINDS) {
         expect(await namesLike('joined-%')).toEqual(['joined-kept-inner', 'joined-kept-outer']);
       });
 
+      it("joins TypeORM's own transactions too: a repository's save() inside it is undone with it", async () => {
+        const probes = () => db.sql.repository<{ id: number; probedAt: string }>('WriteProbeRecord');
+        const failing = db.sql.transaction(async () => {
+          await probes().save({ id: 424_242, probedAt: 'saved in the transaction' });
+          throw new Error('refused after the save');
+        });
+        await expect(failing).rejects.toThrow('refused after the save');
+        expect(await probes().findOneBy({ id: 424_242 })).toBeNull();
+        await db.sql.transaction(() => probes().save({ id: 424_243, probedAt: 'kept' }));
+        expect(await probes().findOneBy({ id: 424_243 })).toEqual({ id: 424_243, probedAt: 'kept' });
+      });
+
       it('answers each of forty same-tick single writes with its own outcome: one refused, the others kept', async () => {
         const insert = (name: string, status: string) =>
           db.sql.write(

@@ -30,7 +30,6 @@ const SQLITE_SCHEMA = [
 const DRIVERS = { 'better-sqlite3': betterSqlite3, postgres, sqlite3 };
 const { run, all, close, schema } = await DRIVERS[process.env.REFERENCE_DRIVER ?? 'sqlite3']();
 
-
 /** node-sqlite3: every call a trip through libuv's thread pool, as under TypeORM. */
 async function sqlite3(path = process.env.DATABASE_PATH) {
   const { default: driver } = await import('sqlite3');

@@ -355,8 +355,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      // TypeORM's own calls (a repository's save()) see the transaction and do not begin one of their own.
-      await runner.startTransaction(isolation);
+      await begin(runner, isolation);
       let result: T;
       try {
         result = await this.fenced(runner, work);
@@ -416,6 +415,17 @@ async function confirmed<T>(commit: Promise<T>): Promise<T> {
   } catch (error) {
     throw isOutcomeUnknown(error) ? new UnconfirmedWrite(error) : error;
   }
+}
+
+/**
+ * Begins a PostgreSQL transaction at `isolation` in one round trip (TypeORM's startTransaction() takes two: START
+ * TRANSACTION, then SET TRANSACTION ISOLATION LEVEL), and marks the runner as startTransaction() marks it, so that
+ * TypeORM's own calls (a repository's save()) join the transaction rather than begin one, and its commitTransaction()
+ * and rollbackTransaction() end it.
+ */
+async function begin(runner: QueryRunner, isolation: 'SERIALIZABLE' | undefined): Promise<void> {
+  await runner.query(isolation ? `START TRANSACTION ISOLATION LEVEL ${isolation}` : 'START TRANSACTION');
+  Object.assign(runner, { isTransactionActive: true, transactionDepth: 1 });
 }
 
 /** Closes the runner's connection, so that the pool, which takes back no connection that cannot be queried, drops it. */
