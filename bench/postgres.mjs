@@ -40,12 +40,15 @@ const PER_ANSWER = new Set(['x-request-id', 'content-length', 'content-type', 'd
 
 /** Runs the PostgreSQL bench: `service` is the service's target (harness.serviceTarget), the run's settings. */
 export async function benchPostgres({ root, service, rounds, duration }) {
+  // The server answers, or the run stops at once, saying where it looked.
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
   try {
     await admin.connect();
+    await admin.end();
   } catch (error) {
     throw new Error(
       `BENCH_DB=postgres: no PostgreSQL answers at ${ADMIN_URL} (set BENCH_POSTGRES_URL): ${error.message}`,
+      { cause: error },
     );
   }
   const work = mkdtempSync(join(tmpdir(), 'petstore-bench-pg-'));
@@ -53,12 +56,9 @@ export async function benchPostgres({ root, service, rounds, duration }) {
   const made = [];
   let n = 0;
   const database = async () => {
-    const name = `petstore_bench_${process.pid}_${n++}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    made.push(name);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    return url.href;
+    const fresh = await postgresDatabase(`petstore_bench_${process.pid}_${n++}`);
+    made.push(fresh);
+    return fresh.url;
   };
   const onPostgres = (target) => ({ ...target, env: (url) => ({ ...target.env(':memory:'), DATABASE_URL: url }) });
   const targets = {
@@ -96,8 +96,7 @@ export async function benchPostgres({ root, service, rounds, duration }) {
     if (!fleet) console.log('the fleet curve: not measured (no haproxy on the PATH: apt-get install haproxy)');
     return report(results, ready, fleet, rounds, duration, root);
   } finally {
-    for (const name of made) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    for (const database of made) await database.drop().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
   }
 }
