@@ -185,6 +185,21 @@ export async function start(target, db, extraEnv = {}) {
   return { child, url, readyMs: performance.now() - started };
 }
 
+/** Per answer, not per service: a reference makes these itself (or Node does). */
+const PER_ANSWER = new Set(['x-request-id', 'content-length', 'content-type', 'date', 'connection', 'keep-alive']);
+
+/** What the service (`target`, on `db`) sends on a list answer beyond what each answer makes: what a reference sends too. */
+export async function serviceHeadersOf(target, db) {
+  const proc = await start(target, db);
+  try {
+    const response = await fetch(`${proc.url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
+    await response.arrayBuffer();
+    return Object.fromEntries([...response.headers].filter(([name]) => !PER_ANSWER.has(name)));
+  } finally {
+    await stop(proc);
+  }
+}
+
 /** The OTLP sink (otlp-sink.mjs) as a process of its own: its URL, and how to stop it. */
 export async function startOtlpSink() {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'otlp-sink.mjs')], {

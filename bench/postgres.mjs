@@ -8,7 +8,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { CONNECTIONS, KEY, freePort, load, median, removeOnInterrupt, start, stop } from './harness.mjs';
+import {
+  CONNECTIONS,
+  KEY,
+  cpuSeconds,
+  freePort,
+  load,
+  median,
+  removeOnInterrupt,
+  serviceHeadersOf,
+  start,
+  stop,
+} from './harness.mjs';
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -36,7 +47,6 @@ const SCENARIOS = ['list', 'list-sold-1k', 'get', 'create', 'create-keyed-and-pl
 /** Issue 53's goals: the service's rate over the reference's on the same PostgreSQL server, at least. */
 const TARGETS_OF = { list: 0.9, get: 0.9, create: 0.8, mixed: 0.8 };
 const FLEET = [1, 2, 3];
-const PER_ANSWER = new Set(['x-request-id', 'content-length', 'content-type', 'date', 'connection', 'keep-alive']);
 
 /** Runs the PostgreSQL bench: `service` is the service's target (harness.serviceTarget), the run's settings. */
 export async function benchPostgres({ root, service, rounds, duration }) {
@@ -73,7 +83,7 @@ export async function benchPostgres({ root, service, rounds, duration }) {
   const results = [];
   const ready = [];
   try {
-    headers = await serviceHeaders(targets.service, await database());
+    headers = await serviceHeadersOf(targets.service, await database());
     console.log(`PostgreSQL at ${new URL(ADMIN_URL).host}; the reference sends the service's headers too`);
     for (let round = 1; round <= rounds; round++) {
       for (const name of round % 2 ? ['service', 'reference'] : ['reference', 'service']) {
@@ -98,18 +108,6 @@ export async function benchPostgres({ root, service, rounds, duration }) {
   } finally {
     for (const database of made) await database.drop().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
-  }
-}
-
-/** What the service sends on a list answer beyond what each answer makes: what the reference is to send too. */
-async function serviceHeaders(target, url) {
-  const proc = await start(target, url);
-  try {
-    const response = await fetch(`${proc.url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
-    await response.arrayBuffer();
-    return Object.fromEntries([...response.headers].filter(([name]) => !PER_ANSWER.has(name)));
-  } finally {
-    await stop(proc);
   }
 }
 
@@ -164,7 +162,7 @@ async function fleetCurve(targets, database, work, duration) {
         haproxy = spawn('haproxy', ['-db', '-f', configuration], { stdio: ['ignore', 'ignore', 'inherit'] });
         const front = { url: `http://127.0.0.1:${port}`, child: haproxy };
         await untilServed(front.url);
-        const cpu = () => instances.reduce((sum, proc) => sum + cpuOf(proc.child.pid), 0) + postgresCpu();
+        const cpu = () => instances.reduce((sum, proc) => sum + cpuSeconds(proc.child.pid), 0) + postgresCpu();
         await load(front, 'mixed', 1);
         const before = cpu();
         const r = await load(front, 'mixed', duration);
@@ -196,20 +194,12 @@ async function untilServed(url) {
   throw new Error(`HAProxy at ${url} served nothing within 10 s`);
 }
 
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout.toString().trim());
-
-/** CPU seconds of a process so far, user and kernel, all its threads. */
-function cpuOf(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
 /** CPU seconds of every PostgreSQL process on this machine (its server and backends), when it runs here. */
 function postgresCpu() {
   const pids = spawnSync('pgrep', ['-x', 'postgres']).stdout.toString().trim().split('\n').filter(Boolean);
   return pids.reduce((sum, pid) => {
     try {
-      return sum + cpuOf(pid);
+      return sum + cpuSeconds(pid);
     } catch {
       return sum; // A backend that ended meanwhile.
     }

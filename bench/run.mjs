@@ -12,6 +12,7 @@ import {
   peakRssMb,
   removeOnInterrupt,
   seed,
+  serviceHeadersOf,
   serviceTarget,
   start,
   startOtlpSink,
@@ -158,23 +159,8 @@ const BARE_TARGETS = { list: 0.95, get: 0.95, mixed: 0.95, create: 1.0, 'create-
  */
 const REFERENCE_TARGETS = { list: 0.8, get: 0.8, mixed: 0.85, create: 1.2, 'create-keyed-and-plain': 0.85 };
 
-/** The headers the service sends on every answer but the ones each answer makes (see serviceHeadersOf). */
+/** The headers the service sends on every answer but the ones each answer makes (harness.serviceHeadersOf). */
 let serviceHeaders = {};
-
-/** Per answer, not per service: the reference makes these itself (or Node does). */
-const PER_ANSWER = new Set(['x-request-id', 'content-length', 'content-type', 'date', 'connection', 'keep-alive']);
-
-/** What the service sends on a list answer, beyond what each answer makes: what the reference is to send too. */
-async function serviceHeadersOf(work) {
-  const proc = await start(TARGETS.service, join(work, 'headers.sqlite'));
-  try {
-    const response = await fetch(`${proc.url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
-    await response.arrayBuffer();
-    return Object.fromEntries([...response.headers].filter(([name]) => !PER_ANSWER.has(name)));
-  } finally {
-    await stop(proc);
-  }
-}
 
 /** Whether Redis answers PING at `url` (the Redis row is left out otherwise, saying so). */
 async function redisAnswers(url) {
@@ -349,7 +335,7 @@ async function main() {
       console.log(`\n${featureTable(results, featureResults)}`);
       return;
     }
-    serviceHeaders = await serviceHeadersOf(work);
+    serviceHeaders = await serviceHeadersOf(TARGETS.service, join(work, 'headers.sqlite'));
     console.log(`the reference sends the service's headers too: ${Object.keys(serviceHeaders).join(', ')}`);
     // The 1,000,000-pet databases, one per target, made once by each target's own schema and seeded with SQL.
     const big = {};

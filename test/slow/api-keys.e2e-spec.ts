@@ -96,7 +96,10 @@ for (const kind of DATABASE_KINDS) {
       });
 
       it('keeps the key out of the database: a name, its prefix and its SHA-256', async () => {
-        const rows = await queryDatabase(database.url, 'SELECT * FROM auth_api_keys');
+        const read = () => queryDatabase(database.url, 'SELECT * FROM auth_api_keys');
+        // Its last use is written after the answer, not before it (stored-api-keys.ts).
+        await waitFor(async () => (await read())[0]?.last_used_at != null, 'the last use recorded');
+        const rows = await read();
         expect(rows).toEqual([
           {
             name: 'team-a',

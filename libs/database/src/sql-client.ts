@@ -43,8 +43,8 @@ export interface CarriedRow<T> {
  * the transactions that clashed spread apart instead of clashing again in step. It runs again while the pause ends
  * within DATABASE_TIMEOUT_MS of its first attempt (the request's time budget for the database).
  */
-export const RETRY_FIRST_CEILING_MS = 4;
-export const RETRY_CEILING_MS = 250;
+const RETRY_FIRST_CEILING_MS = 4;
+const RETRY_CEILING_MS = 250;
 /** DATABASE_TRANSACTION_IDLE_MS's and DATABASE_TIMEOUT_MS's defaults, for a client made without the settings. */
 const DEFAULT_IDLE_MS = 50;
 const DEFAULT_WAIT_MS = 3_000;
