@@ -1,7 +1,7 @@
 // BENCH_DB=postgres npm run bench: the fleet's path. The service on PostgreSQL against the same contract on bare
 // Fastify and node-postgres (reference/server.mjs with REFERENCE_DRIVER=postgres: a pool of 10, the service's; named
 // prepared statements; the service's headers), each on a fresh database of its own on the same server
-// (BENCH_POSTGRES_URL), alternating round by round; then the fleet's curve: 1, 2 and 3 instances of each behind
+// (BENCH_POSTGRES_URL), with the card's stack bare (reference/nest-bare.mjs) beside them, alternating round by round; then the fleet's curve: 1, 2 and 3 instances of each behind
 // HAProxy (the operations guide's configuration) on one database, under `mixed`. See bench/README.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,7 +78,15 @@ export async function benchPostgres({ root, service, rounds, duration }) {
       args: [join(root, 'bench/reference/server.mjs')],
       env: (url) => ({ DATABASE_URL: url, REFERENCE_DRIVER: 'postgres', REFERENCE_HEADERS: JSON.stringify(headers) }),
     },
+    // The card's stack and nothing else on the same server (NestJS, class-validator DTOs, TypeORM's DataSource): the
+    // framework's floor, which says how much of the gap to the reference is the service's own.
+    bare: {
+      label: 'nest-bare',
+      args: [join(root, 'bench/reference/nest-bare.mjs')],
+      env: (url) => ({ DATABASE_URL: url, REFERENCE_HEADERS: JSON.stringify(headers) }),
+    },
   };
+  const names = Object.keys(targets);
   let headers = {};
   const results = [];
   const ready = [];
@@ -86,7 +94,8 @@ export async function benchPostgres({ root, service, rounds, duration }) {
     headers = await serviceHeadersOf(targets.service, await database());
     console.log(`PostgreSQL at ${new URL(ADMIN_URL).host}; the reference sends the service's headers too`);
     for (let round = 1; round <= rounds; round++) {
-      for (const name of round % 2 ? ['service', 'reference'] : ['reference', 'service']) {
+      // Who goes first rotates, so that the machine's drift falls on all.
+      for (const name of names.map((_, n) => names[(n + round - 1) % names.length])) {
         const url = await database();
         const proc = await start(targets[name], url);
         if (name === 'service') ready.push(proc.readyMs);
@@ -208,12 +217,13 @@ function postgresCpu() {
 
 function report(results, ready, fleet, rounds, duration, root) {
   const of = (target, scenario) => results.filter((r) => r.target === target && r.scenario === scenario);
-  const perRound = (scenario, ratio) =>
+  /** The median over the rounds of `ratio` between `target`'s run and `to`'s in the same round. */
+  const perRound = (scenario, target, to, ratio) =>
     median(
       [...new Set(results.map((r) => r.round))].map((round) =>
         ratio(
-          of('service', scenario).find((r) => r.round === round),
-          of('reference', scenario).find((r) => r.round === round),
+          of(target, scenario).find((r) => r.round === round),
+          of(to, scenario).find((r) => r.round === round),
         ),
       ),
     );
@@ -221,8 +231,11 @@ function report(results, ready, fleet, rounds, duration, root) {
     scenario,
     service: of('service', scenario),
     reference: of('reference', scenario),
-    ratio: perRound(scenario, (s, r) => s.rps / r.rps),
-    cpuRatio: perRound(scenario, (s, r) => r.cpuUs / s.cpuUs),
+    bare: of('bare', scenario),
+    ratio: perRound(scenario, 'service', 'reference', (s, r) => s.rps / r.rps),
+    cpuRatio: perRound(scenario, 'service', 'reference', (s, r) => r.cpuUs / s.cpuUs),
+    bareRatio: perRound(scenario, 'bare', 'reference', (b, r) => b.rps / r.rps),
+    serviceToBare: perRound(scenario, 'service', 'bare', (s, b) => s.rps / b.rps),
   }));
   const pick = (runs, key) => median(runs.map((r) => r[key]));
   const table = [
@@ -231,6 +244,14 @@ function report(results, ready, fleet, rounds, duration, root) {
     ...rows.map(
       (r) =>
         `| ${r.scenario} | ${pick(r.service, 'rps').toFixed(0)} | ${pick(r.service, 'p99')} | ${pick(r.service, 'cpuUs').toFixed(0)} | ${pick(r.reference, 'rps').toFixed(0)} | ${pick(r.reference, 'p99')} | ${pick(r.reference, 'cpuUs').toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.cpuRatio.toFixed(2)} |`,
+    ),
+  ].join('\n');
+  const bareTable = [
+    "| scenario | the card's stack, bare: req/s | p99 ms | CPU µs/request | it / reference | service / it |",
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${pick(r.bare, 'rps').toFixed(0)} | ${pick(r.bare, 'p99')} | ${pick(r.bare, 'cpuUs').toFixed(0)} | ${r.bareRatio.toFixed(2)} | ${r.serviceToBare.toFixed(2)} |`,
     ),
   ].join('\n');
   const readyMs = median(ready);
@@ -257,7 +278,7 @@ function report(results, ready, fleet, rounds, duration, root) {
         }),
       ].join('\n')
     : 'Not measured (no haproxy on the PATH).';
-  console.log(`\n${table}\n\n${fleetTable}\n\n| target | measured | |\n|---|---|---|\n${verdicts}`);
+  console.log(`\n${table}\n\n${bareTable}\n\n${fleetTable}\n\n| target | measured | |\n|---|---|---|\n${verdicts}`);
   writeFileSync(
     join(root, 'bench/results-postgres.md'),
     `# Benchmark results on PostgreSQL\n\n${new Date().toISOString().slice(0, 10)}, Node ${process.version}, \`BENCH_DB=postgres\`, ` +
@@ -265,6 +286,10 @@ function report(results, ready, fleet, rounds, duration, root) {
       `the service and the reference alternating round by round, each on a fresh database of its own on the same PostgreSQL server. ` +
       `The reference is \`bench/reference/server.mjs\` on node-postgres (a pool of 10, as the service's; named prepared statements; ` +
       `the service's headers). Medians over the rounds; the ratios are medians of the per-round ratios.\n\n${table}\n\n` +
+      `## The framework's share\n\nThe same contract on the design card's stack and nothing else (\`bench/reference/nest-bare.mjs\` on ` +
+      `the same server: NestJS on Fastify, Nest's ValidationPipe with class-validator DTOs, a bearer guard, the same SQL through ` +
+      `TypeORM's DataSource, the service's headers), in the same rounds: its rate over the reference's is what the card's libraries ` +
+      `cost by themselves; the service's over its rate is what the service adds on top.\n\n${bareTable}\n\n` +
       `## The fleet's curve\n\n1, 2 and 3 instances on one database behind HAProxy (the operations guide's configuration), \`mixed\`, one ` +
       `run each. The CPU per request counts the instances and PostgreSQL's processes (not HAProxy's or the load generator's).\n\n${fleetTable}\n\n` +
       `## Targets\n\n| target | measured | |\n|---|---|---|\n${verdicts}\n`,
