@@ -1,8 +1,9 @@
 // BENCH_DB=postgres npm run bench: the fleet's path. The service on PostgreSQL against the same contract on bare
 // Fastify and node-postgres (reference/server.mjs with REFERENCE_DRIVER=postgres: a pool of 10, the service's; named
-// prepared statements; the service's headers), each on a fresh database of its own on the same server
-// (BENCH_POSTGRES_URL), with the card's stack bare (reference/nest-bare.mjs) beside them, alternating round by round; then the fleet's curve: 1, 2 and 3 instances of each behind
-// HAProxy (the operations guide's configuration) on one database, under `mixed`. See bench/README.md.
+// prepared statements; the service's headers) and the card's stack bare (reference/nest-bare.mjs), each on a fresh
+// database of its own on the same server (BENCH_POSTGRES_URL), who goes first rotating round by round; then the
+// fleet's curve: 1, 2 and 3 instances of the service and of the reference behind HAProxy (the operations guide's
+// configuration) on one database, under `mixed`. See bench/README.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
