@@ -3,7 +3,7 @@
 // one unit of work, publishing holds.hold-placed; `POST /v1/holds/{id}/cancel` cancels a placed hold and gives the pet
 // back, publishing holds.hold-cancelled. A read model counts what the events say: one subscriber per event
 // (pets.pet-created, holds.hold-placed, holds.hold-cancelled), each adding one to its row of holds_counts in its
-// handler's transaction, so that after any crash every count equals what was acknowledged.
+// handler's transaction, so that after any crash every count equals what was committed.
 // Plain JavaScript on the build's CommonJS, decorators applied as TypeScript would apply them.
 import { createRequire } from 'node:module';
 

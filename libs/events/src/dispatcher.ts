@@ -665,8 +665,8 @@ class SubscriptionLoop {
       }
     } catch (error) {
       // PostgreSQL could not serialize the handlers' transaction with another (the claim of a row another instance
-      // moved meanwhile, or a clash with a request's transaction): nothing of it committed, and no attempt counts. It
-      // runs again after a short pause drawn at random (the poll interval would be a delay, no pause a clash again).
+      // moved meanwhile, or a clash with a request's transaction): that transaction is rolled back, and no attempt
+      // counts. It runs again after a short pause drawn at random (the poll interval would be a delay, none a clash).
       if (isSerializationFailure(error)) return 1 + Math.random() * CLASH_PAUSE_MS;
       dispatcher.warn('events could not be read; looking again', {
         subscriber: subscription.subscriber,
