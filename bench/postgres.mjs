@@ -96,7 +96,7 @@ export async function benchPostgres({ root, service, rounds, duration }) {
     console.log(`PostgreSQL at ${new URL(ADMIN_URL).host}; the reference sends the service's headers too`);
     for (let round = 1; round <= rounds; round++) {
       // Who goes first rotates, so that the machine's drift falls on all.
-      for (const name of names.map((_, n) => names[(n + round - 1) % names.length])) {
+      for (const name of names.map((_, i) => names[(i + round - 1) % names.length])) {
         const url = await database();
         const proc = await start(targets[name], url);
         if (name === 'service') ready.push(proc.readyMs);
@@ -116,7 +116,7 @@ export async function benchPostgres({ root, service, rounds, duration }) {
     if (!fleet) console.log('the fleet curve: not measured (no haproxy on the PATH: apt-get install haproxy)');
     return report(results, ready, fleet, rounds, duration, root);
   } finally {
-    for (const database of made) await database.drop().catch(() => undefined);
+    for (const fresh of made) await fresh.drop().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
   }
 }
