@@ -1,5 +1,5 @@
-// The built service as main.ts starts it, with one more module: another team's subscriber to pets.pet-created, which
-// records each pet in a table of its own. BENCH_SUBSCRIBER says how it behaves (the bench's subscriber rows):
+// The built service as main.ts starts it (serve()), with one more module: another team's subscriber to
+// pets.pet-created, which records each pet in a table of its own. BENCH_SUBSCRIBER says how it behaves (the bench's subscriber rows):
 //   prompt: its statement and nothing else;   slow-before: waits 50 ms (an outbound call) before its statement;
 //   slow-after: waits 100 ms after it, inside its transaction (rolled back at DATABASE_TRANSACTION_IDLE_MS, 50 ms,
 //   then parked);   stuck: never settles (before its statement: EVENTS_HANDLER_TIMEOUT_MS ends each attempt);
@@ -13,7 +13,7 @@ const { Inject, Module } = require('@nestjs/common');
 const platform = require('../dist/libs/platform/src/index.js');
 const { DomainEvents } = require('../dist/libs/platform/src/ports/index.js');
 const { SqlClient } = require('../dist/libs/database/src/index.js');
-const { AppModule } = require('../dist/apps/petstore/src/app.module.js');
+const { serve } = require('../dist/apps/petstore/src/serve.js');
 const { COMPOSITION } = require('../dist/apps/petstore/src/composition.js');
 
 const BEHAVIOUR = process.env.BENCH_SUBSCRIBER ?? 'slow-before';
@@ -52,7 +52,4 @@ const subscriber = platform.defineFeature({
   module: () => BenchSubscriberModule,
   migrations: [CreateBenchSeen1990000000000],
 });
-const config = platform.loadConfig();
-const app = await platform.createHttpApplication(AppModule.register(config, [...COMPOSITION, subscriber]), config);
-platform.installGracefulShutdown(app, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
-await app.listen(config.port, config.host);
+await serve([...COMPOSITION, subscriber]);

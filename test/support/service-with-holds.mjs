@@ -1,5 +1,5 @@
-// The built service as main.ts starts it, with one more module, written as a team would write theirs (issue 53's load):
-// holds. `POST /v1/holds {petId}` (keyed creates safe to retry) reserves an available pet and places a hold on it in
+// The built service as main.ts starts it (serve()), with one more module, written as a team would write theirs
+// (issue 53's load): holds. `POST /v1/holds {petId}` (keyed creates safe to retry) reserves an available pet and places a hold on it in
 // one unit of work, publishing holds.hold-placed; `POST /v1/holds/{id}/cancel` cancels a placed hold and gives the pet
 // back, publishing holds.hold-cancelled. A read model counts what the events say: one subscriber per event
 // (pets.pet-created, holds.hold-placed, holds.hold-cancelled), each adding one to its row of holds_counts in its
@@ -18,7 +18,7 @@ const { DomainEvents, UnitOfWork } = require('../../dist/libs/platform/src/ports
 const { SqlClient, generatedKeyColumn } = require('../../dist/libs/database/src/index.js');
 const { Idempotent } = require('../../dist/libs/idempotency/src/index.js');
 const { PetCatalog, PetsModule } = require('../../dist/libs/pets/src/index.js');
-const { AppModule } = require('../../dist/apps/petstore/src/app.module.js');
+const { serve } = require('../../dist/apps/petstore/src/serve.js');
 const { COMPOSITION } = require('../../dist/apps/petstore/src/composition.js');
 const { Table } = require('typeorm');
 
@@ -142,9 +142,4 @@ const holds = platform.defineFeature({
   migrations: [CreateHolds1990000000100],
   errorCodes: { holdNotPossible: 'hold_not_possible' },
 });
-const config = platform.loadConfig();
-const app = await platform.createHttpApplication(AppModule.register(config, [...COMPOSITION, holds]), config);
-platform.installGracefulShutdown(app, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
-await app.listen(config.port, config.host);
-// The line tests wait for, as main.ts writes it.
-console.log(JSON.stringify({ level: 30, context: 'Bootstrap', msg: `holds listening on ${await app.getUrl()}` }));
+await serve([...COMPOSITION, holds]);

@@ -337,7 +337,7 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
         await this.write(carried.sql, [JSON.stringify([carried.row(result)])]);
         return result;
       };
-      return this.transactionOf(both, this.inTransaction ? 'SERIALIZABLE' : undefined);
+      return this.transactionOf(both, undefined);
     }
     const carrier = new Carrier(this.writes, carried.sql);
     return this.carriers.run(carrier, change).then(
