@@ -107,6 +107,14 @@ module.exports = {
       to: { pathNot: ['^libs/$1/src/(application|domain)/', PLATFORM_PLAIN], dependencyTypesNot: ['core'] },
     },
     {
+      name: 'test-doubles-only-in-tests',
+      comment:
+        "The platform's test doubles (@app/platform/testing) are for specs: no code of the service imports them.",
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: [...SOURCE.pathNot, '^libs/platform/src/testing/'] },
+      to: { path: '^libs/platform/src/testing/' },
+    },
+    {
       name: 'http-does-not-reach-infrastructure',
       comment: 'Controllers and DTOs go through the application layer, never to repositories or records.',
       severity: 'error',
@@ -128,7 +136,7 @@ module.exports = {
       from: { path: '^libs/([^/]+)/', ...SOURCE },
       to: {
         path: '^libs/',
-        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/(errors|ports)/index\\.ts$'],
+        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/(errors|ports|testing)/index\\.ts$'],
       },
     },
     {

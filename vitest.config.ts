@@ -13,7 +13,7 @@ export default defineConfig({
   resolve: {
     // The aliases of tsconfig.json, by pattern: a new module under libs/ needs no line here.
     alias: [
-      { find: /^@app\/platform\/(errors|ports)$/, replacement: resolve(__dirname, 'libs/platform/src/$1') },
+      { find: /^@app\/platform\/(errors|ports|testing)$/, replacement: resolve(__dirname, 'libs/platform/src/$1') },
       { find: /^@app\/([^/]+)$/, replacement: resolve(__dirname, 'libs/$1/src') },
       { find: /^@test\/(.+)$/, replacement: resolve(__dirname, 'test/$1') },
     ],

@@ -60,6 +60,7 @@ describe('architecture rules', () => {
       'platform-knows-no-feature: libs/platform/src/knows-a-feature.ts -> libs/shop/src/index.ts',
       'platform-plain-entries-are-plain-typescript: libs/platform/src/errors/app-error.ts -> @nestjs/common',
       'platform-plain-entries-are-plain-typescript: libs/platform/src/ports/unit-of-work.ts -> @nestjs/common',
+      'test-doubles-only-in-tests: libs/shop/src/infrastructure/uses-a-test-double.ts -> libs/platform/src/testing/index.ts',
       'undeclared-imports-are-event-types: libs/shop/src/takes-a-draft.ts -> libs/news/src/index.ts#NewsDraft',
     ]);
   });

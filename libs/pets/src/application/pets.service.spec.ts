@@ -2,35 +2,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryPetRepository } from '../domain/in-memory-pet.repository';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { PetStatus } from '../domain/pet-status';
-import { DomainEvents, type DomainEvent, type NewDomainEvent } from '@app/platform/ports';
+import { RecordingDomainEvents } from '@app/platform/testing';
 import { PetsService } from './pets.service';
-
-/** The events the service publishes, in order; the outbox's own promise is tested in test/events.e2e-spec.ts. */
-class PublishedEvents extends DomainEvents {
-  readonly published: NewDomainEvent[] = [];
-
-  publish<E extends DomainEvent>(event: NewDomainEvent<E>): Promise<E> {
-    this.published.push(event);
-    return Promise.resolve({ ...event, id: 'id', occurredAt: 'now' } as unknown as E);
-  }
-
-  async publishWith<T, E extends DomainEvent>(change: () => Promise<T>, eventOf: (result: T) => NewDomainEvent<E>) {
-    const result = await change();
-    await this.publish(eventOf(result));
-    return result;
-  }
-
-  subscribe(): void {}
-}
 
 describe('PetsService', () => {
   let repository: InMemoryPetRepository;
-  let events: PublishedEvents;
+  let events: RecordingDomainEvents;
   let service: PetsService;
 
   beforeEach(() => {
     repository = new InMemoryPetRepository();
-    events = new PublishedEvents();
+    events = new RecordingDomainEvents();
     service = new PetsService(repository, events);
   });
 
