@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DomainEvents } from '@app/platform/ports';
+import { DomainEvents, UnitOfWork } from '@app/platform/ports';
 import { PetCatalog } from './application/pet-catalog';
 import { PetsService } from './application/pets.service';
 import { PetRepository } from './domain/pet.repository';
@@ -19,7 +19,12 @@ import { SqlPetRepository } from './infrastructure/sql-pet.repository';
       inject: [PetRepository, DomainEvents],
       useFactory: (pets: PetRepository, events: DomainEvents) => new PetsService(pets, events),
     },
-    { provide: PetCatalog, inject: [PetRepository], useFactory: (pets: PetRepository) => new PetCatalog(pets) },
+    {
+      provide: PetCatalog,
+      inject: [PetRepository, UnitOfWork, DomainEvents],
+      useFactory: (pets: PetRepository, unitOfWork: UnitOfWork, events: DomainEvents) =>
+        new PetCatalog(pets, unitOfWork, events),
+    },
   ],
   exports: [PetCatalog],
 })

@@ -1,6 +1,8 @@
+import type { DomainEvents, UnitOfWork } from '@app/platform/ports';
 import { isPetId } from '../domain/pet';
 import { PetRepository } from '../domain/pet.repository';
 import { PetStatus } from '../domain/pet-status';
+import { petStatusChanged } from './pet-status-changed.event';
 
 /**
  * What other modules may ask of the catalogue, and nothing more: a narrow
@@ -11,7 +13,11 @@ import { PetStatus } from '../domain/pet-status';
  * in its infrastructure (README, "Calls between modules").
  */
 export class PetCatalog {
-  constructor(private readonly pets: PetRepository) {}
+  constructor(
+    private readonly pets: PetRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly events: DomainEvents,
+  ) {}
 
   /** Whether a pet with this id is in the catalogue. */
   async exists(id: bigint): Promise<boolean> {
@@ -26,11 +32,26 @@ export class PetCatalog {
    * with the consumer's own writes (an order placed for it).
    */
   reserve(id: bigint): Promise<boolean> {
-    return this.pets.changeStatus(id, PetStatus.Available, PetStatus.Pending);
+    return this.change(id, PetStatus.Available, PetStatus.Pending);
   }
 
   /** Gives a reserved pet back (pending to available): true when this call did. */
   release(id: bigint): Promise<boolean> {
-    return this.pets.changeStatus(id, PetStatus.Pending, PetStatus.Available);
+    return this.change(id, PetStatus.Pending, PetStatus.Available);
+  }
+
+  /** Sells a reserved pet (pending to sold): true when this call did. */
+  sell(id: bigint): Promise<boolean> {
+    return this.change(id, PetStatus.Pending, PetStatus.Sold);
+  }
+
+  /** The change and its `pets.pet-status-changed`, in the caller's unit of work (or one of their own): both or neither. */
+  private change(id: bigint, from: PetStatus, to: PetStatus): Promise<boolean> {
+    if (!isPetId(id)) return Promise.resolve(false);
+    return this.unitOfWork.run(async () => {
+      const changed = await this.pets.changeStatus(id, from, to);
+      if (changed) await this.events.publish(petStatusChanged(id, from.value, to.value));
+      return changed;
+    });
   }
 }
