@@ -6,8 +6,10 @@ import { idempotencyCapability } from '@app/idempotency';
 import { petsFeature } from '@app/pets';
 import type { Capability, Feature, Part } from '@app/platform';
 import { rateLimitCapability } from '@app/rate-limit';
+import { stabilityCapability } from '@app/stability';
 import { tracingCapability } from '@app/tracing';
 import { validationCapability } from '@app/validation';
+import { storeFeature } from '@app/store';
 
 /**
  * The service, part by part (decision 0028). The app module composes them in this order after the platform core, the
@@ -19,6 +21,7 @@ export const CAPABILITIES: readonly Capability[] = [
   tracingCapability,
   validationCapability,
   deprecationCapability,
+  stabilityCapability,
   databaseCapability,
   eventsCapability,
   rateLimitCapability,
@@ -27,6 +30,6 @@ export const CAPABILITIES: readonly Capability[] = [
 ];
 
 /** The parts that serve routes, under `/v1`. */
-export const FEATURES: readonly Feature[] = [petsFeature];
+export const FEATURES: readonly Feature[] = [petsFeature, storeFeature];
 
 export const COMPOSITION: readonly Part[] = [...CAPABILITIES, ...FEATURES];

@@ -132,6 +132,8 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig, ser
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],
     customSiteTitle: `${service.title} API`,
+    // The operations' `x-` extensions (an operation's `x-stability`) shown beside them.
+    swaggerOptions: { showExtensions: true },
   });
 }
 
