@@ -67,8 +67,8 @@ describe('the OpenAPI document', () => {
     expect(validated.openapi).toMatch(/^3\./);
   });
 
-  it('states version 1.0.0 and the configured production and staging servers', () => {
-    expect(document.info).toMatchObject({ title: 'Pet Store', version: '1.0.0' });
+  it('states version 1.1.0 and the configured production and staging servers', () => {
+    expect(document.info).toMatchObject({ title: 'Pet Store', version: '1.1.0' });
     expect(document.servers).toEqual([
       { url: 'https://api.example.com/v1', description: 'Production' },
       { url: 'https://staging.example.com/v1', description: 'Staging' },

@@ -6,8 +6,9 @@ import type { ServiceInfo } from '@app/platform';
 export const PETSTORE_SERVICE: ServiceInfo = {
   id: 'petstore',
   title: 'Pet Store',
-  description: 'A pet catalogue: list, add and fetch pets. Every operation needs a bearer API key.',
-  version: '1.0.0',
+  description:
+    'A pet catalogue: list, add and fetch pets, and a store that takes orders for them (beta). Every operation needs a bearer API key.',
+  version: '1.1.0',
   release: packageVersionAbove(__dirname),
 };
 

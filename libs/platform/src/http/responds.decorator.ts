@@ -10,11 +10,12 @@ const { API_MODEL_PROPERTIES_ARRAY: PROPERTY_NAMES, API_MODEL_PROPERTIES: PROPER
 /**
  * A success response, declared once from its DTO: the OpenAPI entry and the schema Fastify serializes it with
  * (fast-json-stringify, faster than JSON.stringify), both from `@ApiProperty()`. Only the
- * properties the DTO declares can ever leave the service.
+ * properties the DTO declares can ever leave the service. An answer no class describes (a map of counts by name)
+ * gives its JSON schema instead of a DTO, used for both.
  */
 export function Responds(
   status: number,
-  type: Type,
+  type: Type | JsonSchema,
   options: {
     description: string;
     isArray?: boolean;
@@ -24,6 +25,12 @@ export function Responds(
   },
 ): MethodDecorator {
   const { isArray, maxItems, ...response } = options;
+  if (typeof type !== 'function') {
+    return applyDecorators(
+      ApiResponse({ status, ...response, schema: type } as ApiResponseOptions),
+      withResponseSchema(status, type),
+    );
+  }
   const schema = serializationSchemaOf(type);
   const documented = isArray
     ? ApiResponse({ status, ...response, schema: { type: 'array', items: { $ref: getSchemaPath(type) }, maxItems } })

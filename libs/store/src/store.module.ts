@@ -1,0 +1,41 @@
+import { Module } from '@nestjs/common';
+import { PetsModule } from '@app/pets';
+import { DomainEvents, UnitOfWork } from '@app/platform/ports';
+import { InventoryService } from './application/inventory.service';
+import { OrdersService } from './application/orders.service';
+import { InventoryRepository } from './domain/inventory.repository';
+import { OrderRepository } from './domain/order.repository';
+import { PetDirectory } from './domain/pet-directory';
+import { InventoryController } from './http/inventory.controller';
+import { OrdersController } from './http/orders.controller';
+import { InventorySubscriptions } from './infrastructure/inventory.subscriptions';
+import { PetDirectoryAdapter } from './infrastructure/pet-directory.adapter';
+import { SqlInventoryRepository } from './infrastructure/sql-inventory.repository';
+import { SqlOrderRepository } from './infrastructure/sql-order.repository';
+
+/**
+ * The store: orders for pets, and the inventory. The application classes are plain TypeScript, built here from their
+ * ports; the pets module is reached through its PetCatalog only.
+ */
+@Module({
+  imports: [PetsModule],
+  controllers: [OrdersController, InventoryController],
+  providers: [
+    { provide: PetDirectory, useClass: PetDirectoryAdapter },
+    { provide: OrderRepository, useClass: SqlOrderRepository },
+    { provide: InventoryRepository, useClass: SqlInventoryRepository },
+    {
+      provide: OrdersService,
+      inject: [OrderRepository, PetDirectory, UnitOfWork, DomainEvents],
+      useFactory: (orders: OrderRepository, pets: PetDirectory, unitOfWork: UnitOfWork, events: DomainEvents) =>
+        new OrdersService(orders, pets, unitOfWork, events),
+    },
+    {
+      provide: InventoryService,
+      inject: [InventoryRepository],
+      useFactory: (inventory: InventoryRepository) => new InventoryService(inventory),
+    },
+    InventorySubscriptions,
+  ],
+})
+export class StoreModule {}
