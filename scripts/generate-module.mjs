@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]...
- *   [--subscribes-to <event>]... [--bare]
+ *   [--subscribes-to <event>]... [--bare] [--stability beta|experimental]
  *
  * Writes a new feature module under libs/<name>/ from scripts/module-template/,
  * at the standard pets keeps (a neutral skeleton: an entity with int64 ids kept
@@ -11,7 +11,7 @@
  * retry (`@Idempotent()`), get, PATCH and DELETE, class-validator DTOs, unit
  * tests, an e2e suite on both databases and the module's README), then adds its
  * feature to the composition (apps/petstore/src/composition.ts). Its routes are served at /v1/<name>, or at
- * /v1/<route> with --path (`store/orders`). With --bare, the entity has an id
+ * /v1/<route> with --path (`shop/orders`). With --bare, the entity has an id
  * and nothing else, with create and get only: the template's `<sample>` blocks
  * are left out and its `<bare>` ones kept. With --depends-on pets it also writes, for each facade pets exports (its
  * PetCatalog), the new module's own port in domain/ with the facade's methods
@@ -19,7 +19,9 @@
  * and lists pets in module.json (docs/extending.md, "Calls between modules"). With --subscribes-to
  * pets.pet-created it also writes a subscription to that event (its type taken from the publisher's index.ts, as the
  * lint gate allows), whose handler records each event heard in a table of the module's own, once per event, with
- * that table's record, migration and e2e test (docs/extending.md, "Reacting to another module").
+ * that table's record, migration and e2e test (docs/extending.md, "Reacting to another module"). With --stability beta
+ * (or experimental) every operation of its controller is marked `@Stability('beta')`, and `stability` is listed in its
+ * module.json: the document and the docs page say so (the contract, 1.4).
  * The result compiles, passes `npm run lint` and its own tests as it is
  * (test/slow/generator.e2e-spec.ts proves it).
  */
@@ -32,6 +34,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const TEMPLATE = join(ROOT, 'scripts/module-template');
 const COMPOSITION = join(ROOT, 'apps/petstore/src/composition.ts');
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+/** The levels `@Stability()` of @app/stability takes; a stable operation has none. */
+const STABILITY_LEVELS = ['beta', 'experimental'];
 const RESERVED = new Set(
   (
     'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
@@ -52,6 +56,7 @@ function parseArguments(args) {
   const dependsOn = [];
   const subscribesTo = [];
   let bare = false;
+  let stability;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--entity') entity = args[++i];
     else if (args[i] === '--path') path = args[++i];
@@ -65,6 +70,13 @@ function parseArguments(args) {
       if (event === undefined || !/^[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/.test(event))
         fail('--subscribes-to needs the name of an event: --subscribes-to pets.pet-created');
       if (!subscribesTo.includes(event)) subscribesTo.push(event);
+    } else if (args[i] === '--stability') {
+      stability = args[++i];
+      if (!STABILITY_LEVELS.includes(stability)) {
+        fail(
+          `--stability needs a level, ${STABILITY_LEVELS.join(' or ')}: --stability beta (a stable module has none)`,
+        );
+      }
     } else if (args[i] === '--bare') bare = true;
     else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
     else positional.push(args[i]);
@@ -72,10 +84,10 @@ function parseArguments(args) {
   if (positional.length !== 1) {
     fail(
       'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... ' +
-        '[--subscribes-to <event>]... [--bare]   (e.g. orders --path store/orders --depends-on pets)',
+        '[--subscribes-to <event>]... [--bare] [--stability beta|experimental]   (e.g. orders --path shop/orders --depends-on pets)',
     );
   }
-  return { name: positional[0], entity, path, dependsOn, subscribesTo, bare };
+  return { name: positional[0], entity, path, dependsOn, subscribesTo, bare, stability };
 }
 
 /** English plural to singular for the usual cases; anything else needs --entity. */
@@ -100,6 +112,7 @@ const {
   dependsOn,
   subscribesTo,
   bare,
+  stability,
 } = parseArguments(process.argv.slice(2));
 if (!KEBAB.test(name)) fail(`"${name}" is not a kebab-case name such as orders or gift-cards`);
 if (!entity) fail(`cannot tell the singular of "${name}": give it with --entity <singular>`);
@@ -310,6 +323,38 @@ const copy = (folder) => {
 copy(TEMPLATE);
 if (dependencies.length > 0) wire(dependencies);
 subscriptions.forEach(subscribe);
+if (stability) markStability(stability);
+
+/** Every operation of the controller marked `@Stability(level)`, `stability` in module.json, a line of the README. */
+function markStability(level) {
+  const controller = join(target, 'src/http', `${plural.kebab}.controller.ts`);
+  const text = readFileSync(controller, 'utf8');
+  const lastImport = text.lastIndexOf('\nimport ');
+  const afterImports = text.indexOf('\n', text.indexOf(';', lastImport)) + 1;
+  writeFileSync(
+    controller,
+    `${text.slice(0, afterImports)}import { Stability } from '@app/stability';\n${text.slice(afterImports)}`.replace(
+      /^( {2}@(?:Get|Post|Put|Patch|Delete)\(.*\)\n)/gm,
+      `$1  @Stability('${level}')\n`,
+    ),
+  );
+  const manifest = join(target, 'module.json');
+  const { dependsOn: listed = [], ...rest } = JSON.parse(readFileSync(manifest, 'utf8'));
+  writeFileSync(manifest, `${JSON.stringify({ ...rest, dependsOn: [...listed, 'stability'] })}\n`);
+  const readme = join(target, 'README.md');
+  const promise =
+    level === 'beta'
+      ? 'complete and supported, but they may still change in a minor release, each change a line of the CHANGELOG'
+      : 'they may change or be removed in any release, with a line of the CHANGELOG';
+  writeFileSync(
+    readme,
+    readFileSync(readme, 'utf8').replace(
+      '\n## Errors',
+      `\nIts operations are **${level}** (\`@Stability('${level}')\` from \`@app/stability\`): ${promise}. The OpenAPI ` +
+        `document marks each with \`x-stability\`; remove the decorators when they are stable.\n\n## Errors`,
+    ),
+  );
+}
 
 /**
  * For each dependency: the port and adapter of each of its facades, its Nest

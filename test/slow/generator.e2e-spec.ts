@@ -275,8 +275,8 @@ describe('npm run generate:module', () => {
     BOUND_MS,
   );
 
-  it('writes a bare module with --bare: an id, create and get, none of the sample fields or the list route', async () => {
-    const bare = await generate('widgets', '--bare');
+  it('writes a bare module with --bare: an id, create and get, none of the sample fields or the list route; beta with --stability beta', async () => {
+    const bare = await generate('widgets', '--bare', '--stability', 'beta');
     expect(bare.status, bare.output).toBe(0);
     const files = readdirSync(join(copy, 'libs/widgets'), { recursive: true, encoding: 'utf8' }).sort();
     expect(files.filter((file) => /status|list-|query/.test(file))).toEqual([]);
@@ -288,6 +288,10 @@ describe('npm run generate:module', () => {
       "operationId: 'createWidget'",
       "operationId: 'getWidget'",
     ]);
+    expect(controller.match(/@Stability\('\w+'\)/g)).toEqual(["@Stability('beta')", "@Stability('beta')"]);
+    expect(readFileSync(join(copy, 'libs/widgets/module.json'), 'utf8')).toBe(
+      '{ "kind": "feature", "dependsOn": ["database", "idempotency", "validation", "stability"] }\n',
+    );
     // No marker of the template's blocks is left in any file.
     const text = files
       .filter((file) => /\.(ts|md|json)$/.test(file))
@@ -337,7 +341,7 @@ describe('npm run generate:module', () => {
   it(
     'writes a module that depends on pets (its port, adapter, module import and module.json), whose cross-module write is one transaction, and the whole suite passes',
     async () => {
-      const orders = await generate('orders', '--path', 'store/orders', '--depends-on', 'pets');
+      const orders = await generate('orders', '--path', 'shop/orders', '--depends-on', 'pets');
       expect(orders.status, orders.output).toBe(0);
       expect(readFileSync(join(copy, 'libs/orders/module.json'), 'utf8')).toBe(
         '{ "kind": "feature", "dependsOn": ["database", "idempotency", "validation", "pets"] }\n',
@@ -462,7 +466,7 @@ describe('npm run generate:module', () => {
           '      expect(pet.status).toBe(201);',
           '      const both = await Promise.all(',
           "        ['first', 'second'].map((name) =>",
-          "          t.http().post('/v1/store/orders').set(AUTH).send({ name, petId: pet.body.id }),",
+          "          t.http().post('/v1/shop/orders').set(AUTH).send({ name, petId: pet.body.id }),",
           '        ),',
           '      );',
           '      expect(both.map((answer) => answer.status).sort()).toEqual([201, 400]);',
@@ -473,7 +477,7 @@ describe('npm run generate:module', () => {
           '        status: 400,',
           '      });',
           '      // The refused order was stored, then undone with the reservation that failed.',
-          "      expect((await t.http().get('/v1/store/orders').set(AUTH)).body).toEqual([kept.body]);",
+          "      expect((await t.http().get('/v1/shop/orders').set(AUTH)).body).toEqual([kept.body]);",
           '      const reserved = await t.http().get(`/v1/pets/${pet.body.id}`).set(AUTH);',
           "      expect(reserved.body).toEqual({ ...pet.body, status: 'pending' });",
           '    });',
@@ -516,6 +520,11 @@ describe('npm run generate:module', () => {
         'choose a path no module serves (without --path, /v1/gadgets)',
     );
     expect(existsSync(join(copy, 'libs/gadgets'))).toBe(false);
+    const unstable = await generate('gadgets', '--stability', 'alpha');
+    expect(unstable.status).toBe(1);
+    expect(unstable.output).toContain(
+      'generate:module: --stability needs a level, beta or experimental: --stability beta (a stable module has none)',
+    );
     const capability = await generate('bookings', '--depends-on', 'database');
     expect(capability.status).toBe(1);
     expect(capability.output).toContain(
