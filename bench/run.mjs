@@ -151,6 +151,12 @@ const ONLY_FEATURES = process.env.BENCH_FEATURES?.split(',').map((word) => word.
 let otlpSink;
 /** Scenarios run on the 1,000,000-pet database. */
 const BIG = ['list-sold-1M', 'list-sold-1M-deep'];
+/**
+ * The store (beta), on the service alone (no reference serves it): `order` places an order and cancels it, over and
+ * over (two units of work across modules, with their events); `inventory` reads the read model (decision 0034;
+ * `node bench/inventory.mjs` measures it at 1,000,000 pets against a count).
+ */
+const STORE_SCENARIOS = ['order', 'inventory'];
 /** Issue 34: the service's rate and CPU per request over the card's bare stack's, at least. */
 const BARE_TARGETS = { list: 0.95, get: 0.95, mixed: 0.95, create: 1.0, 'create-keyed-and-plain': 1.0 };
 /**
@@ -291,7 +297,7 @@ async function deleteRelayStream() {
  * 40 s per target (2 cores, measured).
  */
 function expectedDuration(featureCount) {
-  const loads = TARGET_NAMES.length * SCENARIOS.length + featureCount * 3 * 2;
+  const loads = TARGET_NAMES.length * SCENARIOS.length + STORE_SCENARIOS.length + featureCount * 3 * 2;
   const starts = TARGET_NAMES.length * 2 + featureCount * 2;
   const seconds = TARGET_NAMES.length * 40 + ROUNDS * (loads * (1.5 + DURATION) + starts * 2);
   const minutes = Math.ceil(seconds / 60);
@@ -354,7 +360,8 @@ async function main() {
         const proc = await start(TARGETS[name], db);
         ready[name].push(proc.readyMs);
         await seed(db, 1000);
-        for (const scenario of SCENARIOS.filter((s) => !BIG.includes(s))) {
+        const ownScenarios = name === 'service' ? STORE_SCENARIOS : [];
+        for (const scenario of [...SCENARIOS.filter((s) => !BIG.includes(s)), ...ownScenarios]) {
           await load(proc, scenario, 1); // warm-up, not recorded
           const r = await load(proc, scenario, DURATION);
           results.push({ round, target: name, scenario, ...r });
@@ -566,8 +573,9 @@ function report(results, featureResults, ready, rss) {
     .map(([name, ok, value]) => `| ${name} | ${value} | ${ok ? 'met' : '**missed**'} |`)
     .join('\n');
   const features = featureTable(results, featureResults);
+  const store = storeTable(results);
   console.log(
-    `\n${table}\n\n${bareTable}\n\n${cpuTable}\n\n${summary}\n\n${features}\n\n| target | measured | |\n|---|---|---|\n${verdicts}`,
+    `\n${table}\n\n${bareTable}\n\n${cpuTable}\n\n${summary}\n\n${store}\n\n${features}\n\n| target | measured | |\n|---|---|---|\n${verdicts}`,
   );
 
   writeFileSync(join(ROOT, 'bench/results.svg'), chart(rows));
@@ -579,10 +587,33 @@ function report(results, featureResults, ready, rss) {
       `The reference (\`bench/reference/server.mjs\`) sends the same headers as the service (${Object.keys(serviceHeaders).length} besides X-Request-Id, read from the service at the start): the targets are against it. The raw reference sends only what the contract needs: the physical limit.\n\n${table}\n\n` +
       `## The framework's share\n\nThe same contract on the design card's stack and nothing else (\`bench/reference/nest-bare.mjs\`: NestJS on Fastify, Nest's ValidationPipe with class-validator DTOs, a bearer guard, the same SQL through TypeORM's DataSource on the same driver, the service's headers), in the same rounds: its rate over the reference's is what the card's libraries cost by themselves; the service's over its rate is what the service adds (or saves) on top.\n\n${bareTable}\n\n` +
       `## CPU per request\n\nEach target's CPU time (user and kernel, all its threads, from \`/proc\`) over the requests it answered, in the same runs. On 2 cores the load generator takes the other core, so a rate is the machine's as much as the target's; the CPU a request costs is steadier, and a ratio of 0.9 in rate needs about 0.9 here. Medians; the ratios are medians of the per-round ratios.\n\n${cpuTable}\n\n${summary}\n\n` +
+      `## The store (beta)\n\nThe service alone, in the same rounds and database as its rows above: \`order\` places an order for a pet of the connection's own and cancels it, again and again (each request one unit of work across the store and pets, with its events); \`inventory\` reads the inventory. \`node bench/inventory.mjs\` measures the inventory at 1,000,000 pets against a count of the pets table (decision 0034).\n\n${store}\n\n` +
       `## What each feature costs\n\nThe service as above (rate limiting off, an \`API_KEYS\` key) and the same service with one feature switched on or changed, both running, loaded one after the other for each scenario; the cost is the drop in requests/s, and the rise in CPU per request, against the run without it, medians of the per-round ratios.\n\n${features || 'Not measured.'}\n\n## Targets\n\n| target | measured | |\n|---|---|---|\n${verdicts}\n\n![throughput per scenario](results.svg)\n`,
   );
   console.log('\nwrote bench/results.md and bench/results.svg');
   process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+/** The store's scenarios on the service: medians over the rounds, and `order` against `create` in the same round. */
+function storeTable(results) {
+  const of = (scenario) => results.filter((r) => r.target === 'service' && r.scenario === scenario);
+  const rounds = [...new Set(of('order').map((r) => r.round))];
+  const toCreate = median(
+    rounds.map((round) => {
+      const [order, create] = ['order', 'create'].map((scenario) => of(scenario).find((r) => r.round === round));
+      return order.rps / create.rps;
+    }),
+  );
+  return [
+    '| scenario | service req/s | p50 ms | p99 ms | CPU µs/request | errors and non-2xx | req/s against create |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...STORE_SCENARIOS.map((scenario) => {
+      const runs = of(scenario);
+      const pick = (key) => median(runs.map((r) => r[key]));
+      const ratio = scenario === 'order' ? toCreate.toFixed(2) : '';
+      return `| ${scenario} | ${pick('rps').toFixed(0)} | ${pick('p50')} | ${pick('p99')} | ${pick('cpuUs').toFixed(0)} | ${runs.reduce((n, r) => n + r.errors + r.non2xx, 0)} | ${ratio} |`;
+    }),
+  ].join('\n');
 }
 
 /** Grouped bars of requests/s per scenario, service against reference. */
