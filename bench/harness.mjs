@@ -120,36 +120,35 @@ export const requestsOf = {
       },
     },
   ],
-  // The store (beta): each connection places an order for a pet of its own, then cancels it (the pet available again),
-  // over and over: two units of work across modules, each with its events, and the inventory's handlers behind them.
+  // The store (beta): each connection adds a pet of its own (its first request), then places an order for it and
+  // cancels it, over and over: two units of work across modules, each with its events, and the inventory's handlers
+  // behind them. Nothing depends on what an earlier load left (an order placed as the load ended).
   order: (headers) => [
     {
-      method: 'POST',
-      path: '/v1/store/orders',
       headers: { ...headers, 'content-type': 'application/json' },
       setupRequest: (req, context) => {
-        context.petId ??= nextAvailablePet();
-        return { ...req, body: JSON.stringify({ petId: context.petId }) };
+        if (context.petId === undefined) {
+          return {
+            ...req,
+            method: 'POST',
+            path: '/v1/pets',
+            body: JSON.stringify({ name: 'order-bench', categoryId: 1, status: 'available' }),
+          };
+        }
+        if (context.orderId === undefined) {
+          return { ...req, method: 'POST', path: '/v1/store/orders', body: JSON.stringify({ petId: context.petId }) };
+        }
+        return { ...req, method: 'DELETE', path: `/v1/store/orders/${context.orderId}`, headers, body: undefined };
       },
       onResponse: (status, body, context) => {
-        context.orderId = status === 201 ? JSON.parse(body).id : undefined;
+        if (context.petId === undefined) context.petId = status === 201 ? JSON.parse(body).id : undefined;
+        else if (context.orderId === undefined) context.orderId = status === 201 ? JSON.parse(body).id : undefined;
+        else context.orderId = undefined;
       },
-    },
-    {
-      method: 'DELETE',
-      headers,
-      setupRequest: (req, context) => ({ ...req, path: `/v1/store/orders/${context.orderId}` }),
     },
   ],
   inventory: (headers) => [{ method: 'GET', path: '/v1/store/inventory', headers }],
 };
-
-/**
- * A pet `seed()` made available (every fourth: ids 1, 5, 9, ...), a new one for each connection of the process, so
- * that no two connections order the same pet: 250 of a 1,000-pet database, as many loads of 50 connections as fit.
- */
-let availablePets = 0;
-const nextAvailablePet = () => 1 + 4 * (availablePets++ % 250);
 
 export function freePort() {
   return new Promise((done) => {
