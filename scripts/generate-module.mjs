@@ -49,7 +49,46 @@ function fail(message) {
   process.exit(1);
 }
 
+/** What `--help` prints: every option, with an example. */
+const HELP = `npm run generate:module -- <name> [options]
+
+Writes a feature module under libs/<name>/ (a kebab-case plural: orders, gift-cards) at the platform's standard, and
+adds it to apps/petstore/src/composition.ts. Its output compiles, passes npm run lint and its own tests as it is.
+
+Options:
+  --entity <singular>        the entity's name when the singular of <name> is not plain
+                               npm run generate:module -- people --entity person
+  --path <route>             serve it at /v1/<route> instead of /v1/<name>
+                               npm run generate:module -- gift-cards --path store/gift-cards
+  --depends-on <module>      a port of its own to each facade <module> exports, its adapter, <module> in module.json
+                             (repeatable)
+                               npm run generate:module -- orders --depends-on pets
+  --subscribes-to <event>    a subscription to another module's event, recording each in a table of its own
+                             (repeatable)
+                               npm run generate:module -- audits --subscribes-to pets.pet-created
+  --bare                     an id, create and get only: none of the sample fields, no list, PATCH or DELETE
+                               npm run generate:module -- widgets --bare
+  --stability <level>        every operation beta or experimental (@Stability()); stable without it
+                               npm run generate:module -- bookings --stability beta
+  --help                     this text
+
+docs/extending.md says what comes next.`;
+
+/** The options parseArguments knows, as an unknown one's refusal lists them. */
+const OPTIONS = ['--entity', '--path', '--depends-on', '--subscribes-to', '--bare', '--stability', '--help'];
+
+/** The value an option takes, or a refusal saying what it needs. */
+function valueOf(args, i, example) {
+  const value = args[i + 1];
+  if (value === undefined || value.startsWith('--')) fail(`${args[i]} needs a value: ${args[i]} ${example}`);
+  return value;
+}
+
 function parseArguments(args) {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(HELP);
+    process.exit(0);
+  }
   const positional = [];
   let entity;
   let path;
@@ -58,8 +97,8 @@ function parseArguments(args) {
   let bare = false;
   let stability;
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--entity') entity = args[++i];
-    else if (args[i] === '--path') path = args[++i];
+    if (args[i] === '--entity') entity = valueOf(args, i++, 'person');
+    else if (args[i] === '--path') path = valueOf(args, i++, 'store/gift-cards');
     else if (args[i] === '--depends-on') {
       const module = args[++i];
       if (module === undefined || module.startsWith('--'))
@@ -78,13 +117,15 @@ function parseArguments(args) {
         );
       }
     } else if (args[i] === '--bare') bare = true;
-    else if (args[i].startsWith('--')) fail(`unknown option ${args[i]}`);
-    else positional.push(args[i]);
+    else if (args[i].startsWith('-')) {
+      fail(`unknown option ${args[i]}: the options are ${OPTIONS.join(', ')} (npm run generate:module -- --help)`);
+    } else positional.push(args[i]);
   }
   if (positional.length !== 1) {
     fail(
       'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... ' +
-        '[--subscribes-to <event>]... [--bare] [--stability beta|experimental]   (e.g. orders --path shop/orders --depends-on pets)',
+        '[--subscribes-to <event>]... [--bare] [--stability beta|experimental]   (e.g. orders --path shop/orders --depends-on pets; ' +
+        'every option: --help)',
     );
   }
   return { name: positional[0], entity, path, dependsOn, subscribesTo, bare, stability };
