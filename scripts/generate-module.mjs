@@ -504,6 +504,36 @@ function wireFacades({ module, nestModule, facades }, imports, providers) {
 function subscribe({ event, module, type, short }, n) {
   const table = `${plural.snake}_${short.snake}`;
   const owners = module.endsWith('s') ? `${module}'` : `${module}'s`;
+  // pets.pet-created through pets' own operation, a keyed create and its replay; any other event published in a unit
+  // of work of the application by the test's helper, with a payload of the test's own.
+  const testImports =
+    event === 'pets.pet-created'
+      ? "import { AUTH, startTestApp, type TestApp } from '@test/support/test-app';"
+      : `import type { ${type} } from '@app/${module}';
+import { publishEvent } from '@test/support/publish-event';
+import { startTestApp, type TestApp } from '@test/support/test-app';`;
+  const trigger =
+    event === 'pets.pet-created'
+      ? `      it('records each ${event} once, after ${module} committed it; a replayed keyed create adds none', async () => {
+        // The change that publishes ${event}: a create through pets' API.
+        const create = () =>
+          t.http().post('/v1/pets').set(AUTH).set('idempotency-key', \`heard-\${kind.name}\`).send({ name: 'Heard', categoryId: 1 });
+        const created = await create();
+        expect(created.status).toBe(201);
+        const id = /"id":(\\d+)/.exec(created.text)![1];
+        await waitFor(async () => (await heard(id)).length > 0, 'the event to be recorded');
+        expect((await create()).headers['idempotent-replayed']).toBe('true');`
+      : `      it('records each ${event} once, after it is committed', async () => {
+        // ${event} as ${owners} change publishes it, committed in a unit of work; a payload of the event's shape
+        // where the handler reads it.
+        const id = String(Date.now());
+        await publishEvent<${type}>(t, {
+          name: '${event}',
+          version: 1,
+          aggregateId: id,
+          payload: {} as ${type}['payload'],
+        });
+        await waitFor(async () => (await heard(id)).length > 0, 'the event to be recorded');`;
   const subscription = `${short.pascal}Subscription`;
   const record = `${short.pascal}Record`;
   const migration = `Create${plural.pascal}${short.pascal}${Number(tokens.TIMESTAMP) + n + 1}`;
@@ -598,10 +628,10 @@ export class ${migration} implements MigrationInterface {
     `test/${short.kebab}.subscription.e2e-spec.ts`,
     `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, queryDatabase } from '@test/support/databases';
-import { AUTH, startTestApp, type TestApp } from '@test/support/test-app';
+${testImports}
 import { waitFor } from '@test/support/wait-for';
 
-/** The subscription to ${event}, through the real application: ${owners} change over HTTP, then what it recorded. */
+/** The subscription to ${event}, through the real application: ${owners} change, then what it recorded. */
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
     \`${plural.kebab} on ${event}, on \${kind.name}\${kind.skipReason ? \` (skipped: \${kind.skipReason})\` : ''}\`,
@@ -616,15 +646,7 @@ for (const kind of DATABASE_KINDS) {
           \`SELECT event_id, aggregate_id, occurred_at FROM ${table} WHERE aggregate_id = '\${aggregateId}'\`,
         );
 
-      it('records each ${event} once, after ${module} committed it; a replayed keyed create adds none', async () => {
-        // The change that publishes ${event}: a create through ${owners} API.
-        const create = () =>
-          t.http().post('/v1/pets').set(AUTH).set('idempotency-key', \`heard-\${kind.name}\`).send({ name: 'Heard', categoryId: 1 });
-        const created = await create();
-        expect(created.status).toBe(201);
-        const id = /"id":(\\d+)/.exec(created.text)![1];
-        await waitFor(async () => (await heard(id)).length > 0, 'the event to be recorded');
-        expect((await create()).headers['idempotent-replayed']).toBe('true');
+${trigger}
         expect(await heard(id)).toEqual([
           {
             event_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),

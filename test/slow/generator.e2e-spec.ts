@@ -319,6 +319,14 @@ describe('npm run generate:module', () => {
     expect(readFileSync(join(module, 'README.md'), 'utf8')).toContain('## Subscribes to pets.pet-created');
     // Its test (the event recorded once, after a create over HTTP) runs with the whole suite, in the next case.
     expect(existsSync(join(module, 'test/pet-created.subscription.e2e-spec.ts'))).toBe(true);
+    // Another module's event than pets': its test publishes the event in a unit of work of the application, since
+    // a create of a pet would never make it (it runs with the whole suite, in the next case).
+    const ledgers = await generate('ledgers', '--bare', '--subscribes-to', 'store.order-placed');
+    expect(ledgers.status, ledgers.output).toBe(0);
+    const heard = readFileSync(join(copy, 'libs/ledgers/test/order-placed.subscription.e2e-spec.ts'), 'utf8');
+    expect(heard).toContain("import type { OrderPlaced } from '@app/store';");
+    expect(heard).toContain('await publishEvent<OrderPlaced>(t, {');
+    expect(heard).not.toContain("post('/v1/pets')");
 
     const unknown = await generate('notices', '--bare', '--subscribes-to', 'pets.pet-sold');
     expect(unknown.status).toBe(1);

@@ -9,7 +9,7 @@ import {
 import type { OrderRepository } from '../domain/order.repository';
 import { ORDER_STEPS, OrderStatus, type OrderStep } from '../domain/order-status';
 import type { PetDirectory } from '../domain/pet-directory';
-import { orderEvent, type OrderEvent } from './order.events';
+import { orderEvent, type OrderEvent } from './order-event';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
