@@ -44,6 +44,10 @@ function schemasOf(value: unknown): Array<Record<string, unknown>> {
   return 'format' in value ? [value as Record<string, unknown>, ...inner] : inner;
 }
 
+const SCHEME_DESCRIPTION =
+  'An API key: `Authorization: Bearer <key>`. Each operation needs the scope its `security` names (also `x-scope`): ' +
+  'a key that does not grant it is answered 403 `insufficient_scope`.';
+
 describe('the OpenAPI document', () => {
   let t: TestApp;
   let document: any;
@@ -103,18 +107,36 @@ describe('the OpenAPI document', () => {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'API key',
-        description: 'An API key: `Authorization: Bearer <key>`.',
+        description: SCHEME_DESCRIPTION,
       },
     });
     expect(document.security).toEqual([{ bearer: [] }]);
-    for (const operation of [
-      document.paths['/pets'].get,
-      document.paths['/pets'].post,
-      document.paths['/pets/{petId}'].get,
-    ]) {
-      // No requirement of its own: the document's applies (OpenAPI 3, "security" at the top level).
-      expect(operation.security).toBeUndefined();
-    }
+    // Each operation needs its scope: its area's read for a GET, write for any other method. (A module a test
+    // generates adds its own; test/scopes.e2e-spec.ts checks every operation's.)
+    const shipped = /^\/(pets|store\/orders|store\/inventory)(\/|$)/;
+    const scopes = Object.entries(document.paths)
+      .filter(([path]) => shipped.test(path))
+      .flatMap(([path, item]) =>
+        Object.entries(item as Record<string, { security?: unknown; 'x-scope'?: string; responses: any }>).map(
+          ([method, operation]) => {
+            expect(operation.security).toEqual([{ bearer: [operation['x-scope']] }]);
+            expect(operation.responses['403'].content['application/json'].example.code).toBe('insufficient_scope');
+            return `${method.toUpperCase()} ${path} ${operation['x-scope']}`;
+          },
+        ),
+      );
+    expect(scopes).toEqual([
+      'GET /pets pets:read',
+      'POST /pets pets:write',
+      'GET /pets/{petId} pets:read',
+      'GET /store/orders store:read',
+      'POST /store/orders store:write',
+      'GET /store/orders/{orderId} store:read',
+      'DELETE /store/orders/{orderId} store:write',
+      'POST /store/orders/{orderId}/approve store:write',
+      'POST /store/orders/{orderId}/deliver store:write',
+      'GET /store/inventory store:read',
+    ]);
   });
 
   it('describes listPets: limit 1..100 default 20, the after cursor, the status filter, an array of Pet with Link', () => {

@@ -1,1 +1,1 @@
-{ "kind": "feature", "dependsOn": ["database", "idempotency", "validation"] }
+{ "kind": "feature", "dependsOn": ["auth", "database", "idempotency", "validation"] }

@@ -290,7 +290,7 @@ describe('npm run generate:module', () => {
     ]);
     expect(controller.match(/@Stability\('\w+'\)/g)).toEqual(["@Stability('beta')", "@Stability('beta')"]);
     expect(readFileSync(join(copy, 'libs/widgets/module.json'), 'utf8')).toBe(
-      '{ "kind": "feature", "dependsOn": ["database", "idempotency", "validation", "stability"] }\n',
+      '{ "kind": "feature", "dependsOn": ["auth", "database", "idempotency", "validation", "stability"] }\n',
     );
     // No marker of the template's blocks is left in any file.
     const text = files
@@ -352,7 +352,7 @@ describe('npm run generate:module', () => {
       const orders = await generate('orders', '--path', 'shop/orders', '--depends-on', 'pets');
       expect(orders.status, orders.output).toBe(0);
       expect(readFileSync(join(copy, 'libs/orders/module.json'), 'utf8')).toBe(
-        '{ "kind": "feature", "dependsOn": ["database", "idempotency", "validation", "pets"] }\n',
+        '{ "kind": "feature", "dependsOn": ["auth", "database", "idempotency", "validation", "pets"] }\n',
       );
       expect(readFileSync(join(copy, 'libs/orders/src/domain/pet-catalog.port.ts'), 'utf8')).toContain(
         [

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness, SharedContract } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
@@ -12,6 +13,10 @@ import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
 import { InvalidApiKeyError, MissingApiKeyError, TooManyAuthFailuresError } from './http/auth.errors';
 import { BearerAuthenticator } from './http/bearer-authenticator';
+import { BearerGuard } from './http/bearer.guard';
+import { InsufficientScopeError } from './http/insufficient-scope.error';
+import { declaredScopes } from './http/scopes.decorator';
+import { EVERY_SCOPE, scopePatterns } from './domain/scope';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
 
 /**
@@ -24,7 +29,7 @@ function configuredKeys(settings: AuthSettings, config: AppConfig, logger: Logge
   if (settings.apiKeys.length > 0 || config.nodeEnv === 'production') return settings.apiKeys;
   const key = randomBytes(24).toString('base64url');
   logger.warn({ context: 'Bootstrap' }, `API_KEYS is not set: this run accepts the generated development key ${key}`);
-  return [{ name: 'development', key }];
+  return [{ name: 'development', key, scopes: EVERY_SCOPE }];
 }
 
 /**
@@ -58,8 +63,10 @@ function configuredKeys(settings: AuthSettings, config: AppConfig, logger: Logge
       useFactory: (stored: StoredApiKeys, configured: ConfiguredApiKeys) => new AcceptedApiKeys(stored, configured),
     },
     AuthFailureLimit,
-    // The request pipeline's authentication step.
+    // The request pipeline's authentication step, before the body is read.
     { provide: Authenticator, useClass: BearerAuthenticator },
+    // Authorization, Nest's way: every route's scope against the key's.
+    { provide: APP_GUARD, useClass: BearerGuard },
   ],
 })
 export class AuthModule implements OnModuleInit, OnApplicationShutdown {
@@ -78,6 +85,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     shared.mayAnswer(
       new InvalidApiKeyError(),
       new MissingApiKeyError(),
+      new InsufficientScopeError('pets:write'),
       new ApiKeysUnavailableError(settings.staleSeconds),
     );
     if (settings.failuresPerMinute > 0) shared.mayAnswer(new TooManyAuthFailuresError(settings.failuresPerMinute, 60));
@@ -91,6 +99,14 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
    * without API_KEYS, before `npm run keys -- create`).
    */
   async onModuleInit(): Promise<void> {
+    // A scope of API_KEYS that no route needs is a typo: refused at start, naming the scopes there are.
+    for (const { name, scopes } of this.settings.apiKeys) {
+      try {
+        scopePatterns(scopes, declaredScopes());
+      } catch (error) {
+        throw new ConfigError('API_KEYS', `the key named ${name}: ${(error as Error).message}`);
+      }
+    }
     await this.stored.refresh();
     if (this.configured.size === 0 && this.stored.size === 0) {
       throw new ConfigError(

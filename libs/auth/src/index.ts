@@ -8,6 +8,8 @@ import { authMigrations } from './infrastructure/migrations';
 
 export { ApiKeyVerifier } from './application/api-key.verifier';
 export { runKeysCommand } from './cli/keys.command';
+export { Scoped, RequiresScope } from './http/scopes.decorator';
+export { Principal, type CallerPrincipal } from './http/principal.decorator';
 // `@Public()` lives in the platform (health and metrics use it); re-exported here where readers look for it.
 export { Public } from '@app/platform';
 

@@ -6,6 +6,8 @@ export interface Caller {
    * `API_KEYS` by its name (`name:key`) or place (`API_KEYS#2`).
    */
   readonly principal: string;
+  /** The scopes the key grants (`pets:read`, `store:*`, `*`): checked against each operation's by the bearer guard. */
+  readonly scopes: readonly string[];
 }
 
 /**

@@ -115,7 +115,7 @@ describe('StoredApiKeys', () => {
     const { key } = await service.create('team-a');
     expect(stored.verify(key)).toBeUndefined();
     await stored.refresh();
-    expect(stored.verify(key)).toEqual({ principal: 'team-a' });
+    expect(stored.verify(key)).toEqual({ principal: 'team-a', scopes: ['*'] });
     const wrongSecret = key.slice(0, 16) + (key[16] === '0' ? '1' : '0') + key.slice(17);
     expect(stored.verify(wrongSecret)).toBeUndefined();
     expect(stored.verify(`${key}0`)).toBeUndefined();
@@ -128,7 +128,7 @@ describe('StoredApiKeys', () => {
     const { key } = await service.create('team-a');
     await stored.refresh();
     await service.revoke('team-a');
-    expect(stored.verify(key)).toEqual({ principal: 'team-a' });
+    expect(stored.verify(key)).toEqual({ principal: 'team-a', scopes: ['*'] });
     await stored.refresh();
     expect(stored.verify(key)).toBeUndefined();
   });
@@ -138,17 +138,17 @@ describe('StoredApiKeys', () => {
     await stored.refresh();
     const accepted = new AcceptedApiKeys(
       stored,
-      new ConfiguredApiKeys([{ name: 'ci', key: 'configured-key-0123456789' }]),
+      new ConfiguredApiKeys([{ name: 'ci', key: 'configured-key-0123456789', scopes: ['pets:read'] }]),
     );
     clock += STALE_SECONDS * 1000;
-    expect(accepted.verify(key)).toEqual({ principal: 'team-a' });
+    expect(accepted.verify(key)).toEqual({ principal: 'team-a', scopes: ['*'] });
     clock += 1;
     expect(() => accepted.verify(key)).toThrow(new ApiKeysUnavailableError(STALE_SECONDS));
     expect(() => accepted.verify('pst_' + '0'.repeat(76))).toThrow(ApiKeysUnavailableError);
-    expect(accepted.verify('configured-key-0123456789')).toEqual({ principal: 'ci' });
+    expect(accepted.verify('configured-key-0123456789')).toEqual({ principal: 'ci', scopes: ['pets:read'] });
     expect(accepted.verify('not-a-pst-key-0123456789')).toBeUndefined();
     await stored.refresh();
-    expect(accepted.verify(key)).toEqual({ principal: 'team-a' });
+    expect(accepted.verify(key)).toEqual({ principal: 'team-a', scopes: ['*'] });
   });
 
   it('records "last used" at most once a minute per key, without the caller waiting', async () => {
@@ -177,10 +177,10 @@ describe('StoredApiKeys', () => {
     await stored.refresh();
     const accepted = new AcceptedApiKeys(
       stored,
-      new ConfiguredApiKeys([{ name: 'ci', key: 'configured-key-0123456789' }]),
+      new ConfiguredApiKeys([{ name: 'ci', key: 'configured-key-0123456789', scopes: ['pets:read'] }]),
     );
-    expect(accepted.verify(key)).toEqual({ principal: 'team-a' });
-    expect(accepted.verify('configured-key-0123456789')).toEqual({ principal: 'ci' });
+    expect(accepted.verify(key)).toEqual({ principal: 'team-a', scopes: ['*'] });
+    expect(accepted.verify('configured-key-0123456789')).toEqual({ principal: 'ci', scopes: ['pets:read'] });
     expect(accepted.verify('configured-key-012345678')).toBeUndefined();
   });
 });

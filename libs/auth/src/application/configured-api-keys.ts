@@ -6,6 +6,8 @@ import { ApiKeyVerifier, type Caller } from './api-key.verifier';
 export interface ConfiguredKey {
   readonly name: string;
   readonly key: string;
+  /** What it grants: every scope unless the entry names some (`name:key:pets:read+store:read`). */
+  readonly scopes: readonly string[];
 }
 
 /**
@@ -18,7 +20,7 @@ export class ConfiguredApiKeys extends ApiKeyVerifier {
 
   constructor(keys: readonly ConfiguredKey[]) {
     super();
-    this.keys = keys.map(({ name, key }) => ({ digest: digestOf(key), caller: { principal: name } }));
+    this.keys = keys.map(({ name, key, scopes }) => ({ digest: digestOf(key), caller: { principal: name, scopes } }));
   }
 
   get size(): number {

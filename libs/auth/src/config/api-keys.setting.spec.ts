@@ -3,14 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { configuredKeysOf } from './api-keys.setting';
 
 describe('API_KEYS entries', () => {
-  it('are name:key, or a bare key known by its place in the list', () => {
+  it('are name:key, or a bare key known by its place in the list, each with every scope', () => {
     expect(
       configuredKeysOf(['ci:first-key-0123456789', 'second-key-0123456789', 'team.b-2:third+key/0123456789==']),
     ).toEqual([
-      { name: 'ci', key: 'first-key-0123456789' },
-      { name: 'API_KEYS#2', key: 'second-key-0123456789' },
-      { name: 'team.b-2', key: 'third+key/0123456789==' },
+      { name: 'ci', key: 'first-key-0123456789', scopes: ['*'] },
+      { name: 'API_KEYS#2', key: 'second-key-0123456789', scopes: ['*'] },
+      { name: 'team.b-2', key: 'third+key/0123456789==', scopes: ['*'] },
     ]);
+  });
+
+  it('take the scopes a named key is given after a second colon, joined by "+"', () => {
+    expect(
+      configuredKeysOf(['dashboard:first-key-0123456789:pets:read+store:read', 'ops:second+key/0123456789==:*:*']),
+    ).toEqual([
+      { name: 'dashboard', key: 'first-key-0123456789', scopes: ['pets:read', 'store:read'] },
+      { name: 'ops', key: 'second+key/0123456789==', scopes: ['*:*'] },
+    ]);
+    for (const scope of ['pets', 'pets:delete', 'Pets:read', '', 'pets:read store:read']) {
+      expect(() => configuredKeysOf([`ci:first-key-0123456789:${scope}`])).toThrow(
+        new ConfigError(
+          'API_KEYS',
+          `entry 1: "${scope.split('+')[0]}" is not a scope: give <area>:read, <area>:write, <area>:*, *:read, *:write or *, joined by "+" (name:key:pets:read+store:read)`,
+        ),
+      );
+    }
   });
 
   it.each([

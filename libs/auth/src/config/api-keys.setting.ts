@@ -1,6 +1,7 @@
 import { ConfigError } from '@app/platform';
 import type { ConfiguredKey } from '../application/configured-api-keys';
 import { isApiKeyName } from '../domain/api-key';
+import { EVERY_SCOPE } from '../domain/scope';
 
 /** Shortest API key accepted: shorter ones are guessable. */
 const MIN_API_KEY_LENGTH = 16;
@@ -8,8 +9,11 @@ const MIN_API_KEY_LENGTH = 16;
 /** What a bearer credential can carry (RFC 6750's b64token): a key of other characters could never be presented. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/** A scope pattern as an entry may give it: `pets:read`, `store:*`, `*:read`, `*` (checked against the routes at start). */
+const SCOPE_PATTERN = /^(?:\*|(?:\*|[a-z][a-z0-9-]*):(?:read|write|\*))$/;
+
 /**
- * The entries of `API_KEYS`, each `name:key` or a bare key. A named key is
+ * The entries of `API_KEYS`, each `name:key`, `name:key:<scope>+<scope>` or a bare key. A named key is
  * known by its name; a bare one by its place in the list (`API_KEYS#2`),
  * never by anything computed from the key: a label derived from a human-chosen
  * key alone could be matched against a dictionary offline by whoever reads a
@@ -20,7 +24,17 @@ export function configuredKeysOf(entries: readonly string[]): ConfiguredKey[] {
   const keys = entries.map((entry, index): ConfiguredKey => {
     const colon = entry.indexOf(':');
     const name = colon >= 0 ? entry.slice(0, colon) : `API_KEYS#${index + 1}`;
-    const key = colon >= 0 ? entry.slice(colon + 1) : entry;
+    // A key holds no ":", so what follows a second one is the key's scopes.
+    const second = colon >= 0 ? entry.indexOf(':', colon + 1) : -1;
+    const key = colon < 0 ? entry : entry.slice(colon + 1, second < 0 ? undefined : second);
+    const scopes = second < 0 ? EVERY_SCOPE : entry.slice(second + 1).split('+');
+    const badScope = scopes.find((scope) => !SCOPE_PATTERN.test(scope));
+    if (badScope !== undefined) {
+      throw new ConfigError(
+        'API_KEYS',
+        `entry ${index + 1}: "${badScope}" is not a scope: give <area>:read, <area>:write, <area>:*, *:read, *:write or *, joined by "+" (name:key:pets:read+store:read)`,
+      );
+    }
     if (colon >= 0 && !isApiKeyName(name)) {
       throw new ConfigError(
         'API_KEYS',
@@ -33,7 +47,7 @@ export function configuredKeysOf(entries: readonly string[]): ConfiguredKey[] {
         `entry ${index + 1} must be a key of at least ${MIN_API_KEY_LENGTH} letters, digits and - . _ ~ + / (= only at its end), or name:key`,
       );
     }
-    return { name, key };
+    return { name, key, scopes };
   });
   keys.forEach(({ name, key }, index) => {
     const first = keys.findIndex((other) => other.name === name || other.key === key);

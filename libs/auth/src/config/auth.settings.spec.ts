@@ -21,8 +21,8 @@ describe('AuthSettings', () => {
       }),
     }).toEqual({
       apiKeys: [
-        { name: 'ci', key: KEY },
-        { name: 'API_KEYS#2', key: 'b'.repeat(20) },
+        { name: 'ci', key: KEY, scopes: ['*'] },
+        { name: 'API_KEYS#2', key: 'b'.repeat(20), scopes: ['*'] },
       ],
       cacheSeconds: 5,
       staleSeconds: 30,

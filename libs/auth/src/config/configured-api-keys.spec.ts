@@ -7,8 +7,8 @@ describe('ConfiguredApiKeys', () => {
   const keys = new ConfiguredApiKeys(configuredKeysOf(['ci:first-key-0123456789', 'second-key-0123456789']));
 
   it('knows each key by its name or its place, never by anything computed from the key', () => {
-    expect(keys.verify('first-key-0123456789')).toEqual({ principal: 'ci' });
-    expect(keys.verify('second-key-0123456789')).toEqual({ principal: 'API_KEYS#2' });
+    expect(keys.verify('first-key-0123456789')).toEqual({ principal: 'ci', scopes: ['*'] });
+    expect(keys.verify('second-key-0123456789')).toEqual({ principal: 'API_KEYS#2', scopes: ['*'] });
     const digest = createHash('sha256').update('second-key-0123456789').digest('hex');
     expect(digest).not.toContain(keys.verify('second-key-0123456789')!.principal);
   });

@@ -8,6 +8,7 @@ export const API_KEY_ERROR_CODES = {
   nameTaken: 'api_key_name_taken',
   notFound: 'api_key_not_found',
   invalidName: 'invalid_api_key_name',
+  invalidScope: 'invalid_scope',
 } as const;
 
 /** The stored keys could not be read for too long: a key of theirs is neither accepted nor called invalid. */
@@ -38,5 +39,12 @@ export class ApiKeyNotFoundError extends AppError {
 export class InvalidApiKeyNameError extends AppError {
   constructor(message: string) {
     super('invalid', API_KEY_ERROR_CODES.invalidName, message);
+  }
+}
+
+/** A key's scope that is no scope, or that no operation of the service needs. */
+export class InvalidScopeError extends AppError {
+  constructor(message: string) {
+    super('invalid', API_KEY_ERROR_CODES.invalidScope, message);
   }
 }

@@ -1,11 +1,13 @@
 import { AppError } from '@app/platform/errors';
 import { ApiKeysUnavailableError } from '../domain/api-key.errors';
+import { InsufficientScopeError } from './insufficient-scope.error';
 
 export const AUTH_ERROR_CODES = {
   missingApiKey: 'missing_api_key',
   invalidApiKey: 'invalid_api_key',
   tooManyAuthFailures: 'too_many_auth_failures',
   apiKeysUnavailable: ApiKeysUnavailableError.code,
+  insufficientScope: InsufficientScopeError.code,
 } as const;
 
 export class MissingApiKeyError extends AppError {

@@ -67,6 +67,7 @@ export class BearerAuthenticator extends Authenticator {
       return new InvalidApiKeyError();
     }
     request.caller = caller.principal;
+    request.scopes = caller.scopes;
     return undefined;
   }
 }

@@ -9,6 +9,7 @@ import {
 import { API_PREFIX, ApiErrorResponses, Responds, setCreatedLocation, setNextPageLink } from '@app/platform';
 import { IntegerIdPipe, NoQueryParameters } from '@app/validation';
 import { Deprecated } from '@app/deprecation';
+import { Scoped } from '@app/auth';
 import type { FastifyReply } from 'fastify';
 import { MAX_PAGE_SIZE, PetsService } from '../application/pets.service';
 import { PetNotFoundError } from '../domain/pet.errors';
@@ -17,6 +18,7 @@ import { ListPetsQuery } from './dto/list-pets.query';
 import { PetResponse, toPetResponse } from './dto/pet.response';
 
 @ApiTags('pets')
+@Scoped('pets')
 @Controller('pets')
 export class PetsController {
   constructor(private readonly pets: PetsService) {}

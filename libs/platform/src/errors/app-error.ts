@@ -1,6 +1,13 @@
 /** The kinds of failure the layers report; the error filter maps each to an HTTP status. */
 export type ErrorKind =
-  'invalid' | 'unauthenticated' | 'not_found' | 'conflict' | 'unprocessable' | 'rate_limited' | 'unavailable';
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'unavailable';
 
 /**
  * Base class of every expected error: a stable snake_case `code` for clients, a `kind` that decides the HTTP status,

@@ -4,6 +4,7 @@ import type { ErrorKind } from './app-error';
 export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   invalid: 400,
   unauthenticated: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   unprocessable: 422,

@@ -38,6 +38,7 @@ describe('the error filter', () => {
   it.each<[ErrorKind, number]>([
     ['invalid', 400],
     ['unauthenticated', 401],
+    ['forbidden', 403],
     ['not_found', 404],
     ['conflict', 409],
     ['unprocessable', 422],

@@ -18,6 +18,11 @@ declare module 'fastify' {
      * routes and refused requests.
      */
     caller: string | undefined;
+    /**
+     * The scopes the caller's key grants (`pets:read`, `store:*`, `*`), set with `caller` by authentication; the
+     * bearer guard checks each operation's against them.
+     */
+    scopes: readonly string[] | undefined;
     /** The `code` of the Error answer, set by the error filter; `undefined` otherwise. Read by the log line. */
     errorCode: string | undefined;
     /** The request's trace and span ids, when tracing is on (RequestTracing): in its log line. */
@@ -28,6 +33,7 @@ declare module 'fastify' {
 /** The state a request carries, declared so that Fastify gives every request object one shape from the start. */
 export function declareRequestState(fastify: FastifyInstance): void {
   fastify.decorateRequest('caller', undefined);
+  fastify.decorateRequest('scopes', undefined);
   fastify.decorateRequest('errorCode', undefined);
   fastify.decorateRequest('trace', undefined);
 }

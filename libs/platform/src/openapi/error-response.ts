@@ -42,6 +42,15 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
       },
     },
   },
+  403: {
+    description: "The API key is valid, but it does not carry the operation's scope.",
+    headers: {
+      'WWW-Authenticate': {
+        description: 'RFC 6750: error="insufficient_scope" and the scope the operation needs.',
+        schema: { type: 'string' },
+      },
+    },
+  },
   404: {
     description: 'The requested resource could not be found.',
     example: { code: CODES.routeNotFound, message: 'no route for GET /v1/nothing', status: 404 },

@@ -46,7 +46,9 @@ export function buildOpenApiDocument(
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'API key',
-        description: 'An API key: `Authorization: Bearer <key>`.',
+        description:
+          'An API key: `Authorization: Bearer <key>`. Each operation needs the scope its `security` names (also ' +
+          '`x-scope`): a key that does not grant it is answered 403 `insufficient_scope`.',
       },
       'bearer',
     )

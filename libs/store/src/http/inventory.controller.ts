@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponses, Responds } from '@app/platform';
+import { Scoped } from '@app/auth';
 import { Stability } from '@app/stability';
 import { NoQueryParameters } from '@app/validation';
 import { InventoryService } from '../application/inventory.service';
@@ -14,6 +15,7 @@ const INVENTORY_SCHEMA = {
 };
 
 @ApiTags('store')
+@Scoped('store')
 @Controller('store/inventory')
 export class InventoryController {
   constructor(private readonly inventory: InventoryService) {}

@@ -7,6 +7,7 @@ import {
   IdempotencyKeyReusedError,
   Idempotent,
 } from '@app/idempotency';
+import { Scoped } from '@app/auth';
 import { Stability } from '@app/stability';
 import { IntegerIdPipe, NoQueryParameters, parseDateTime } from '@app/validation';
 import type { FastifyReply } from 'fastify';
@@ -40,6 +41,7 @@ const KEYED =
  * of the answer: on PostgreSQL it may run again (a serialization failure), so nothing in it but database work.
  */
 @ApiTags('store')
+@Scoped('store')
 @Controller('store/orders')
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}

@@ -8,6 +8,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponses, Responds, setCreatedLocation } from '@app/platform';
 // </bare>
+import { Scoped } from '@app/auth';
 import {
   IDEMPOTENT_REPLAYED_HEADER,
   IdempotencyKeyInUseError,
@@ -37,8 +38,13 @@ const ID_PARAMETER = {
   description: 'The id of the __thing__.',
 } as const;
 
-/** Mounted under the API prefix as a feature of the composition: `/v1/__route__`. */
+/**
+ * Mounted under the API prefix as a feature of the composition: `/v1/__route__`. Its reads need the scope
+ * `__things-kebab__:read`, its writes `__things-kebab__:write` (`@Scoped()`; a route may state another with
+ * `@RequiresScope()`).
+ */
 @ApiTags('__things-kebab__')
+@Scoped('__things-kebab__')
 @Controller('__route__')
 export class __Things__Controller {
   constructor(private readonly __things__: __Things__Service) {}

@@ -1,0 +1,53 @@
+import { InvalidScopeError } from './api-key.errors';
+
+/**
+ * What an operation needs: `<area>:<access>`, its area a feature's name (`pets`, `store`) and its access `read` (safe
+ * methods) or `write` (the others). Stripe's restricted keys and GitHub's fine-grained tokens work the same way.
+ */
+export const SCOPE = /^[a-z][a-z0-9-]*:(read|write)$/;
+
+/** What a key carries: a scope, or a pattern with `*` for the area or the access (`pets:*`, `*:read`), or `*`. */
+const PATTERN = /^(?:\*|[a-z][a-z0-9-]*:(?:read|write|\*)|\*:(?:read|write|\*))$/;
+
+/** Every scope: what a key has when none are given (every key made before scopes existed, a bare API_KEYS entry). */
+export const EVERY_SCOPE: readonly string[] = ['*'];
+
+/** Whether `patterns` (a key's) grant `needed` (an operation's). */
+export function grants(patterns: readonly string[], needed: string): boolean {
+  const colon = needed.indexOf(':');
+  const area = needed.slice(0, colon);
+  const access = needed.slice(colon + 1);
+  return patterns.some(
+    (pattern) =>
+      pattern === needed ||
+      pattern === '*' ||
+      pattern === '*:*' ||
+      pattern === `${area}:*` ||
+      pattern === `*:${access}`,
+  );
+}
+
+/**
+ * A key's scopes as given (`pets:read+store:*`, or a list), each checked: a pattern that no operation of the service
+ * needs is refused, naming the scopes there are, so that a typo never makes a key that can do nothing.
+ */
+export function scopePatterns(given: readonly string[], known: ReadonlySet<string>): string[] {
+  if (given.length === 0) throw new InvalidScopeError('a key needs at least one scope');
+  for (const pattern of given) {
+    if (!PATTERN.test(pattern)) {
+      throw new InvalidScopeError(
+        `"${pattern}" is not a scope: <area>:read, <area>:write, <area>:*, *:read, *:write or * (the areas: ${areasOf(known)})`,
+      );
+    }
+    if (![...known].some((scope) => grants([pattern], scope))) {
+      throw new InvalidScopeError(
+        `"${pattern}" grants no operation of this service; its scopes are ${[...known].sort().join(', ')}`,
+      );
+    }
+  }
+  return [...new Set(given)];
+}
+
+function areasOf(known: ReadonlySet<string>): string {
+  return [...new Set([...known].map((scope) => scope.slice(0, scope.indexOf(':'))))].sort().join(', ');
+}
