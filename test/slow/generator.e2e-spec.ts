@@ -71,11 +71,11 @@ describe('npm run generate:module', () => {
     const original = readFileSync(join(ROOT, 'apps/petstore/src/composition.ts'), 'utf8');
     const lastImport = "import { validationCapability } from '@app/validation';\n";
     expect(original).toContain(lastImport);
-    expect(original).toContain('export const FEATURES: readonly Feature[] = [petsFeature];');
+    expect(original).toContain('export const FEATURES: readonly Feature[] = [petsFeature, storeFeature];');
     expect(composition).toBe(
       original
         .replace(lastImport, `${lastImport}import { giftCardsFeature } from '@app/gift-cards';\n`)
-        .replace('[petsFeature]', '[petsFeature, giftCardsFeature]'),
+        .replace('[petsFeature, storeFeature]', '[petsFeature, storeFeature, giftCardsFeature]'),
     );
     expect(readFileSync(join(copy, 'libs/gift-cards/src/domain/gift-card-status.ts'), 'utf8')).toContain(
       'export class GiftCardStatus',
@@ -360,6 +360,7 @@ describe('npm run generate:module', () => {
           '  abstract exists(id: bigint): Promise<boolean>;',
           '  abstract reserve(id: bigint): Promise<boolean>;',
           '  abstract release(id: bigint): Promise<boolean>;',
+          '  abstract sell(id: bigint): Promise<boolean>;',
           '}',
         ].join('\n'),
       );

@@ -7,9 +7,9 @@ import { petsFeature } from '@app/pets';
 import type { Capability, Feature, Part } from '@app/platform';
 import { rateLimitCapability } from '@app/rate-limit';
 import { stabilityCapability } from '@app/stability';
+import { storeFeature } from '@app/store';
 import { tracingCapability } from '@app/tracing';
 import { validationCapability } from '@app/validation';
-import { storeFeature } from '@app/store';
 
 /**
  * The service, part by part (decision 0028). The app module composes them in this order after the platform core, the

@@ -5,7 +5,8 @@ import { InventoryRepository } from '../domain/inventory.repository';
 /**
  * The inventory's two tables through the platform's SqlClient, in the transaction of the subscription's handler
  * (its writes commit with the subscription's progress: once per event). Each pet's status as heard decides whether a
- * change counts: a change counts once per pet, whichever of the two subscriptions hears its event first.
+ * change counts: a change counts once per pet, whichever of the two subscriptions hears its event first. Each
+ * subscription counts in rows of its own (`source`), summed when the inventory is read.
  */
 @Injectable()
 export class SqlInventoryRepository extends InventoryRepository {
@@ -15,14 +16,16 @@ export class SqlInventoryRepository extends InventoryRepository {
     super();
     const { dialect } = db;
     this.sql = {
-      counts: dialect.statement('SELECT status, CAST(pet_count AS TEXT) AS "petCount" FROM store_inventory'),
+      counts: dialect.statement(
+        'SELECT status, CAST(SUM(pet_count) AS TEXT) AS "petCount" FROM store_inventory GROUP BY status',
+      ),
       addPet: dialect.statement(
         'INSERT INTO store_inventory_pets (pet_id, status) VALUES ($1, $2) ON CONFLICT (pet_id) DO NOTHING',
       ),
       movePet: dialect.statement('UPDATE store_inventory_pets SET status = $3 WHERE pet_id = $1 AND status = $2'),
       count: dialect.statement(
-        'INSERT INTO store_inventory (status, pet_count) VALUES ($1, $2) ' +
-          'ON CONFLICT (status) DO UPDATE SET pet_count = store_inventory.pet_count + $2',
+        'INSERT INTO store_inventory (status, source, pet_count) VALUES ($1, $3, $2) ' +
+          'ON CONFLICT (status, source) DO UPDATE SET pet_count = store_inventory.pet_count + $2',
       ),
     };
   }
@@ -32,20 +35,25 @@ export class SqlInventoryRepository extends InventoryRepository {
     return new Map(rows.map(({ status, petCount }) => [status, Number(petCount)]));
   }
 
-  async petAdded(petId: bigint, status: string): Promise<void> {
-    const { changed } = await this.db.write(this.sql.addPet, [String(petId), status]);
-    if (changed === 1) await this.db.write(this.sql.count, [status, 1]);
+  petAdded(petId: bigint, status: string): Promise<void> {
+    return this.add(petId, status, 'created');
   }
 
   async petMoved(petId: bigint, from: string, to: string): Promise<void> {
     const { changed } = await this.db.write(this.sql.movePet, [String(petId), from, to]);
     if (changed === 1) {
-      await this.db.write(this.sql.count, [from, -1]);
-      await this.db.write(this.sql.count, [to, 1]);
+      await this.db.write(this.sql.count, [from, -1, 'changed']);
+      await this.db.write(this.sql.count, [to, 1, 'changed']);
     } else {
       // Not heard of at `from`: if the inventory does not know the pet yet (its pets.pet-created is still to come), it
       // is added at `to`, and its creation will count nothing; if it knows it at another status, this change is in it.
-      await this.petAdded(petId, to);
+      await this.add(petId, to, 'changed');
     }
+  }
+
+  /** The pet at `status`, counted in the rows of `source` (the subscription writing), once. */
+  private async add(petId: bigint, status: string, source: 'created' | 'changed'): Promise<void> {
+    const { changed } = await this.db.write(this.sql.addPet, [String(petId), status]);
+    if (changed === 1) await this.db.write(this.sql.count, [status, 1, source]);
   }
 }

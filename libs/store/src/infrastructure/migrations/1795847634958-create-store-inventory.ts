@@ -16,6 +16,7 @@ export class CreateStoreInventory1795847634958 implements MigrationInterface {
         name: 'store_inventory',
         columns: [
           { name: 'status', type: 'varchar', length: '16', isPrimary: true },
+          { name: 'source', type: 'varchar', length: '16', isPrimary: true },
           { name: 'pet_count', type: 'bigint' },
         ],
       }),
@@ -33,7 +34,8 @@ export class CreateStoreInventory1795847634958 implements MigrationInterface {
       'INSERT INTO store_inventory_pets (pet_id, status) SELECT id, status FROM pets WHERE status IS NOT NULL',
     );
     await queryRunner.query(
-      'INSERT INTO store_inventory (status, pet_count) SELECT status, COUNT(*) FROM store_inventory_pets GROUP BY status',
+      "INSERT INTO store_inventory (status, source, pet_count) SELECT status, 'created', COUNT(*) FROM store_inventory_pets " +
+        'GROUP BY status',
     );
   }
 
