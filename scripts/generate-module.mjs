@@ -369,19 +369,14 @@ if (stability) markStability(stability);
 /** Every operation of the controller marked `@Stability(level)`, `stability` in module.json, a line of the README. */
 function markStability(level) {
   const controller = join(target, 'src/http', `${plural.kebab}.controller.ts`);
-  const text = readFileSync(controller, 'utf8');
-  const lastImport = text.lastIndexOf('\nimport ');
-  const afterImports = text.indexOf('\n', text.indexOf(';', lastImport)) + 1;
   writeFileSync(
     controller,
-    `${text.slice(0, afterImports)}import { Stability } from '@app/stability';\n${text.slice(afterImports)}`.replace(
+    withImports(readFileSync(controller, 'utf8'), ["import { Stability } from '@app/stability';"]).replace(
       /^( {2}@(?:Get|Post|Put|Patch|Delete)\(.*\)\n)/gm,
       `$1  @Stability('${level}')\n`,
     ),
   );
-  const manifest = join(target, 'module.json');
-  const { dependsOn: listed = [], ...rest } = JSON.parse(readFileSync(manifest, 'utf8'));
-  writeFileSync(manifest, `${JSON.stringify({ ...rest, dependsOn: [...listed, 'stability'] })}\n`);
+  listInModuleJson(['stability']);
   const readme = join(target, 'README.md');
   const promise =
     level === 'beta'
@@ -409,20 +404,14 @@ function wire(dependencies) {
     wireFacades(dependency, imports, providers);
   }
   const moduleFile = join(target, 'src', `${plural.kebab}.module.ts`);
-  const moduleText = readFileSync(moduleFile, 'utf8');
-  const lastImport = moduleText.lastIndexOf('\nimport ');
-  const afterImports = moduleText.indexOf('\n', moduleText.indexOf(';', lastImport)) + 1;
   const nestModules = dependencies.map((dependency) => dependency.nestModule).join(', ');
   writeFileSync(
     moduleFile,
-    `${moduleText.slice(0, afterImports)}${imports.join('\n')}\n${moduleText.slice(afterImports)}`
+    withImports(readFileSync(moduleFile, 'utf8'), imports)
       .replace('@Module({\n', `@Module({\n  imports: [${nestModules}],\n`)
       .replace('  providers: [\n', `  providers: [\n    ${providers.join('\n    ')}\n`),
   );
-  const manifest = join(target, 'module.json');
-  const { dependsOn: listed = [], ...rest } = JSON.parse(readFileSync(manifest, 'utf8'));
-  const modules = dependencies.map((dependency) => dependency.module);
-  writeFileSync(manifest, `${JSON.stringify({ ...rest, dependsOn: [...listed, ...modules] })}\n`);
+  listInModuleJson(dependencies.map((dependency) => dependency.module));
 }
 
 /** One dependency's facades: a port and an adapter each, their imports and providers added to the lists given. */
@@ -661,15 +650,11 @@ ${trigger}
 `,
   );
   const moduleFile = join(target, 'src', `${plural.kebab}.module.ts`);
-  const moduleText = readFileSync(moduleFile, 'utf8');
-  const lastImport = moduleText.lastIndexOf('\nimport ');
-  const afterImports = moduleText.indexOf('\n', moduleText.indexOf(';', lastImport)) + 1;
   writeFileSync(
     moduleFile,
-    `${moduleText.slice(0, afterImports)}import { ${subscription} } from './infrastructure/${short.kebab}.subscription';\n${moduleText.slice(afterImports)}`.replace(
-      '  providers: [\n',
-      `  providers: [\n    ${subscription},\n`,
-    ),
+    withImports(readFileSync(moduleFile, 'utf8'), [
+      `import { ${subscription} } from './infrastructure/${short.kebab}.subscription';`,
+    ]).replace('  providers: [\n', `  providers: [\n    ${subscription},\n`),
   );
   const indexFile = join(target, 'src', 'index.ts');
   const indexText = readFileSync(indexFile, 'utf8');
@@ -720,6 +705,20 @@ function withFeature(text, feature) {
     `${text.slice(0, lastImport.end)}\nimport { ${feature} } from '@app/${name}';` +
     `${text.slice(lastImport.end, list.getStart(source))}[${features.join(', ')}]${text.slice(list.end)}`
   );
+}
+
+/** `text` (a module's source) with `lines` imported after its last import. */
+function withImports(text, lines) {
+  const lastImport = text.lastIndexOf('\nimport ');
+  const afterImports = text.indexOf('\n', text.indexOf(';', lastImport)) + 1;
+  return `${text.slice(0, afterImports)}${lines.join('\n')}\n${text.slice(afterImports)}`;
+}
+
+/** `modules` added to the new module's `dependsOn` in its module.json. */
+function listInModuleJson(modules) {
+  const manifest = join(target, 'module.json');
+  const { dependsOn: listed = [], ...rest } = JSON.parse(readFileSync(manifest, 'utf8'));
+  writeFileSync(manifest, `${JSON.stringify({ ...rest, dependsOn: [...listed, ...modules] })}\n`);
 }
 
 /** A file of the new module, not from the template. */
