@@ -349,12 +349,12 @@ describe('npm run generate:module', () => {
   it(
     'writes a module that depends on pets (its port, adapter, module import and module.json), whose cross-module write is one transaction, and the whole suite passes',
     async () => {
-      const orders = await generate('orders', '--path', 'shop/orders', '--depends-on', 'pets');
-      expect(orders.status, orders.output).toBe(0);
-      expect(readFileSync(join(copy, 'libs/orders/module.json'), 'utf8')).toBe(
+      const reservations = await generate('reservations', '--path', 'shop/reservations', '--depends-on', 'pets');
+      expect(reservations.status, reservations.output).toBe(0);
+      expect(readFileSync(join(copy, 'libs/reservations/module.json'), 'utf8')).toBe(
         '{ "kind": "feature", "dependsOn": ["auth", "database", "idempotency", "validation", "pets"] }\n',
       );
-      expect(readFileSync(join(copy, 'libs/orders/src/domain/pet-catalog.port.ts'), 'utf8')).toContain(
+      expect(readFileSync(join(copy, 'libs/reservations/src/domain/pet-catalog.port.ts'), 'utf8')).toContain(
         [
           'export abstract class PetCatalogPort {',
           '  abstract exists(id: bigint): Promise<boolean>;',
@@ -364,129 +364,129 @@ describe('npm run generate:module', () => {
           '}',
         ].join('\n'),
       );
-      const wiring = readFileSync(join(copy, 'libs/orders/src/orders.module.ts'), 'utf8');
+      const wiring = readFileSync(join(copy, 'libs/reservations/src/reservations.module.ts'), 'utf8');
       expect(wiring).toContain('imports: [PetsModule],');
       expect(wiring).toContain('{ provide: PetCatalogPort, useClass: PetCatalogAdapter },');
 
-      // What a team then writes: an order may name a pet, which it reserves in the same transaction.
+      // What a team then writes: a reservation may name a pet, which it reserves in the same transaction.
       edit(
-        'libs/orders/src/http/dto/create-order.dto.ts',
-        '  status?: OrderStatusValue;\n',
+        'libs/reservations/src/http/dto/create-reservation.dto.ts',
+        '  status?: ReservationStatusValue;\n',
         [
-          '  status?: OrderStatusValue;',
+          '  status?: ReservationStatusValue;',
           '',
-          "  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'The pet the order reserves.' })",
-          '  @ValidateIf((body: CreateOrderDto) => body.petId !== undefined)',
+          "  @ApiPropertyOptional({ type: 'integer', format: 'int64', description: 'The pet the reservation reserves.' })",
+          '  @ValidateIf((body: CreateReservationDto) => body.petId !== undefined)',
           "  @IsInt64('petId must be an integer')",
           '  petId?: number | bigint;',
           '',
         ].join('\n'),
       );
       edit(
-        'libs/orders/src/http/dto/create-order.dto.ts',
+        'libs/reservations/src/http/dto/create-reservation.dto.ts',
         "import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';",
         "import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';\nimport { IsInt64 } from '@app/validation';",
       );
       edit(
-        'libs/orders/src/application/orders.service.ts',
-        "import { OrderNotFoundError } from '../domain/order.errors';",
+        'libs/reservations/src/application/reservations.service.ts',
+        "import { ReservationNotFoundError } from '../domain/reservation.errors';",
         [
           "import { UnitOfWork } from '@app/platform/ports';",
-          "import { InvalidOrderError, OrderNotFoundError } from '../domain/order.errors';",
+          "import { InvalidReservationError, ReservationNotFoundError } from '../domain/reservation.errors';",
           "import type { PetCatalogPort } from '../domain/pet-catalog.port';",
         ].join('\n'),
       );
       edit(
-        'libs/orders/src/application/orders.service.ts',
-        '  constructor(private readonly orders: OrderRepository) {}',
+        'libs/reservations/src/application/reservations.service.ts',
+        '  constructor(private readonly reservations: ReservationRepository) {}',
         [
           '  constructor(',
-          '    private readonly orders: OrderRepository,',
+          '    private readonly reservations: ReservationRepository,',
           '    private readonly pets: PetCatalogPort,',
           '    private readonly unitOfWork: UnitOfWork,',
           '  ) {}',
         ].join('\n'),
       );
       edit(
-        'libs/orders/src/application/orders.service.ts',
-        'async create(command: { name: string; status?: string }): Promise<Order> {',
-        'async create(command: { name: string; status?: string; petId?: number | bigint }): Promise<Order> {',
+        'libs/reservations/src/application/reservations.service.ts',
+        'async create(command: { name: string; status?: string }): Promise<Reservation> {',
+        'async create(command: { name: string; status?: string; petId?: number | bigint }): Promise<Reservation> {',
       );
       edit(
-        'libs/orders/src/application/orders.service.ts',
-        '    return this.orders.add(order);',
+        'libs/reservations/src/application/reservations.service.ts',
+        '    return this.reservations.add(reservation);',
         [
           '    return this.unitOfWork.run(async () => {',
-          '      const added = await this.orders.add(order);',
-          '      // Refused after the order was stored: the order is undone with the transaction.',
+          '      const added = await this.reservations.add(reservation);',
+          '      // Refused after the reservation was stored: the reservation is undone with the transaction.',
           '      if (command.petId !== undefined && !(await this.pets.reserve(BigInt(command.petId)))) {',
-          '        throw new InvalidOrderError(`pet ${command.petId} is not available`);',
+          '        throw new InvalidReservationError(`pet ${command.petId} is not available`);',
           '      }',
           '      return added;',
           '    });',
         ].join('\n'),
       );
       edit(
-        'libs/orders/src/orders.module.ts',
+        'libs/reservations/src/reservations.module.ts',
         [
-          '      inject: [OrderRepository],',
-          '      useFactory: (orders: OrderRepository) => new OrdersService(orders),',
+          '      inject: [ReservationRepository],',
+          '      useFactory: (reservations: ReservationRepository) => new ReservationsService(reservations),',
         ].join('\n'),
         [
-          '      inject: [OrderRepository, PetCatalogPort, UnitOfWork],',
-          '      useFactory: (orders: OrderRepository, pets: PetCatalogPort, unitOfWork: UnitOfWork) =>',
-          '        new OrdersService(orders, pets, unitOfWork),',
+          '      inject: [ReservationRepository, PetCatalogPort, UnitOfWork],',
+          '      useFactory: (reservations: ReservationRepository, pets: PetCatalogPort, unitOfWork: UnitOfWork) =>',
+          '        new ReservationsService(reservations, pets, unitOfWork),',
         ].join('\n'),
       );
       edit(
-        'libs/orders/src/orders.module.ts',
+        'libs/reservations/src/reservations.module.ts',
         "import { Module } from '@nestjs/common';",
         "import { Module } from '@nestjs/common';\nimport { UnitOfWork } from '@app/platform/ports';",
       );
       edit(
-        'libs/orders/src/application/orders.service.spec.ts',
-        '    service = new OrdersService(repository);',
+        'libs/reservations/src/application/reservations.service.spec.ts',
+        '    service = new ReservationsService(repository);',
         [
           '    const pets = { reserve: async () => true } as unknown as PetCatalogPort;',
           '    const unitOfWork = { run: <T>(work: () => Promise<T>) => work() };',
-          '    service = new OrdersService(repository, pets, unitOfWork);',
+          '    service = new ReservationsService(repository, pets, unitOfWork);',
         ].join('\n'),
       );
       edit(
-        'libs/orders/src/application/orders.service.spec.ts',
-        "import { OrdersService } from './orders.service';",
-        "import type { PetCatalogPort } from '../domain/pet-catalog.port';\nimport { OrdersService } from './orders.service';",
+        'libs/reservations/src/application/reservations.service.spec.ts',
+        "import { ReservationsService } from './reservations.service';",
+        "import type { PetCatalogPort } from '../domain/pet-catalog.port';\nimport { ReservationsService } from './reservations.service';",
       );
       writeFileSync(
-        join(copy, 'libs/orders/test/order-reserves-pet.e2e-spec.ts'),
+        join(copy, 'libs/reservations/test/reservation-reserves-pet.e2e-spec.ts'),
         [
           "import { afterAll, beforeAll, describe, expect, it } from 'vitest';",
           "import { DATABASE_KINDS } from '@test/support/databases';",
           "import { AUTH, startTestApp, type TestApp } from '@test/support/test-app';",
           '',
           'for (const kind of DATABASE_KINDS) {',
-          '  describe.skipIf(kind.skipReason)(`an order reserves its pet, on ${kind.name}`, () => {',
+          '  describe.skipIf(kind.skipReason)(`a reservation reserves its pet, on ${kind.name}`, () => {',
           '    let t: TestApp;',
           '    beforeAll(async () => (t = await startTestApp({ kind })));',
           '    afterAll(() => t?.close());',
           '',
-          "    it('of two same-tick orders for one pet, keeps one and reserves the pet once', async () => {",
+          "    it('of two same-tick reservations for one pet, keeps one and reserves the pet once', async () => {",
           "      const pet = await t.http().post('/v1/pets').set(AUTH).send({ name: 'Rex', categoryId: 1, status: 'available' });",
           '      expect(pet.status).toBe(201);',
           '      const both = await Promise.all(',
           "        ['first', 'second'].map((name) =>",
-          "          t.http().post('/v1/shop/orders').set(AUTH).send({ name, petId: pet.body.id }),",
+          "          t.http().post('/v1/shop/reservations').set(AUTH).send({ name, petId: pet.body.id }),",
           '        ),',
           '      );',
           '      expect(both.map((answer) => answer.status).sort()).toEqual([201, 400]);',
           '      const [kept, refused] = both[0].status === 201 ? both : [both[1], both[0]];',
           '      expect(refused.body).toEqual({',
-          "        code: 'invalid_order',",
+          "        code: 'invalid_reservation',",
           '        message: `pet ${pet.body.id} is not available`,',
           '        status: 400,',
           '      });',
-          '      // The refused order was stored, then undone with the reservation that failed.',
-          "      expect((await t.http().get('/v1/shop/orders').set(AUTH)).body).toEqual([kept.body]);",
+          '      // The refused reservation was stored, then undone with the reservation that failed.',
+          "      expect((await t.http().get('/v1/shop/reservations').set(AUTH)).body).toEqual([kept.body]);",
           '      const reserved = await t.http().get(`/v1/pets/${pet.body.id}`).set(AUTH);',
           "      expect(reserved.body).toEqual({ ...pet.body, status: 'pending' });",
           '    });',
@@ -495,14 +495,14 @@ describe('npm run generate:module', () => {
           '',
         ].join('\n'),
       );
-      await run(copy, 'node_modules/.bin/prettier', '--log-level', 'warn', '--write', join(copy, 'libs/orders'));
+      await run(copy, 'node_modules/.bin/prettier', '--log-level', 'warn', '--write', join(copy, 'libs/reservations'));
       const lint = await run(copy, 'npm', 'run', '-s', 'lint');
       expect(lint.status, lint.output).toBe(0);
       // Every suite of the service, the backup's (its table list from the composition) and both modules' included.
       const tests = await run(copy, process.execPath, 'node_modules/vitest/vitest.mjs', 'run', '--project', 'fast');
       expect(tests.status, tests.output).toBe(0);
       expect(tests.output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
-      expect(tests.output).toContain('libs/orders/test/order-reserves-pet.e2e-spec.ts');
+      expect(tests.output).toContain('libs/reservations/test/reservation-reserves-pet.e2e-spec.ts');
       expect(tests.output).toContain('libs/widgets/test/widgets.e2e-spec.ts');
       expect(tests.output).toContain('test/backup.e2e-spec.ts');
     },
