@@ -138,8 +138,26 @@ for (const kind of DATABASE_KINDS) {
         expect(await countNamed('Burst')).toBe(1);
       });
 
-      /** Holds the lock the pets table's writers need, from another connection, until released. */
+      /**
+       * Holds the lock the pets table's writers need, from another connection, until released. First every event
+       * committed so far is handled (the store's inventory hears every pet created), so that no subscriber's write
+       * waits for the lock too and passes for the request's.
+       */
       async function holdWriteLock(): Promise<() => Promise<void>> {
+        const db = t.app.get(SqlClient);
+        await waitFor(
+          async () =>
+            Number(
+              (
+                await db.read<{ n: number | string }>(
+                  'SELECT COUNT(*) AS n FROM events_outbox o JOIN events_subscriptions s ON s.event = o.name ' +
+                    'WHERE o.transaction_id > s.after_transaction OR ' +
+                    '(o.transaction_id = s.after_transaction AND o.position > s.after_position)',
+                )
+              )[0].n,
+            ) === 0 && db.pendingWrites === 0,
+          'every event committed so far to be handled',
+        );
         if (t.location.type === 'sqlite') {
           const other = new sqlite3.Database(t.location.path);
           await new Promise<void>((done, fail) =>
