@@ -8,6 +8,7 @@ import { spawnChild } from './support/children';
 import { POSTGRES_TEST_URL, postgres, queryDatabase } from './support/databases';
 import { TcpProxy } from './support/tcp-proxy';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
+import { eventsSettled } from './support/events-settled';
 import { scaled, waitFor } from './support/wait-for';
 
 const UNAVAILABLE = errorBody(503, 'database_unavailable', 'the database is unavailable; retry shortly');
@@ -129,6 +130,8 @@ describe('SQLite: a write waiting for the lock', () => {
   it('does not hold up reads: single writes have a connection of their own', async () => {
     const before = await t.http().post('/v1/pets').set(AUTH).send({ name: 'before', categoryId: 1 });
     expect(before.status).toBe(201);
+    // Its event heard by every subscriber first: the only write that waits below is the request's.
+    await eventsSettled(t);
     holder = await holdWriteLock(t);
 
     let writeAnswered = false;

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS } from './support/databases';
 import { AUTH, JSON_CONTENT_TYPE, OTHER_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
+import { eventsSettled } from './support/events-settled';
 import { waitFor } from './support/wait-for';
 
 /** Safe retries of createPet with Idempotency-Key, on every database kind. */
@@ -144,20 +145,7 @@ for (const kind of DATABASE_KINDS) {
        * waits for the lock too and passes for the request's.
        */
       async function holdWriteLock(): Promise<() => Promise<void>> {
-        const db = t.app.get(SqlClient);
-        await waitFor(
-          async () =>
-            Number(
-              (
-                await db.read<{ n: number | string }>(
-                  'SELECT COUNT(*) AS n FROM events_outbox o JOIN events_subscriptions s ON s.event = o.name ' +
-                    'WHERE o.transaction_id > s.after_transaction OR ' +
-                    '(o.transaction_id = s.after_transaction AND o.position > s.after_position)',
-                )
-              )[0].n,
-            ) === 0 && db.pendingWrites === 0,
-          'every event committed so far to be handled',
-        );
+        await eventsSettled(t);
         if (t.location.type === 'sqlite') {
           const other = new sqlite3.Database(t.location.path);
           await new Promise<void>((done, fail) =>
