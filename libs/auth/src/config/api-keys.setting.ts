@@ -1,16 +1,13 @@
 import { ConfigError } from '@app/platform';
 import type { ConfiguredKey } from '../application/configured-api-keys';
 import { isApiKeyName } from '../domain/api-key';
-import { EVERY_SCOPE } from '../domain/scope';
+import { EVERY_SCOPE, isScopePattern } from '../domain/scope';
 
 /** Shortest API key accepted: shorter ones are guessable. */
 const MIN_API_KEY_LENGTH = 16;
 
 /** What a bearer credential can carry (RFC 6750's b64token): a key of other characters could never be presented. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
-
-/** A scope pattern as an entry may give it: `pets:read`, `store:*`, `*:read`, `*` (checked against the routes at start). */
-const SCOPE_PATTERN = /^(?:\*|(?:\*|[a-z][a-z0-9-]*):(?:read|write|\*))$/;
 
 /**
  * The entries of `API_KEYS`, each `name:key`, `name:key:<scope>+<scope>` or a bare key. A named key is
@@ -28,7 +25,7 @@ export function configuredKeysOf(entries: readonly string[]): ConfiguredKey[] {
     const second = colon >= 0 ? entry.indexOf(':', colon + 1) : -1;
     const key = colon < 0 ? entry : entry.slice(colon + 1, second < 0 ? undefined : second);
     const scopes = second < 0 ? EVERY_SCOPE : entry.slice(second + 1).split('+');
-    const badScope = scopes.find((scope) => !SCOPE_PATTERN.test(scope));
+    const badScope = scopes.find((scope) => !isScopePattern(scope));
     if (badScope !== undefined) {
       throw new ConfigError(
         'API_KEYS',

@@ -7,7 +7,12 @@ import { InvalidScopeError } from './api-key.errors';
 export const SCOPE = /^[a-z][a-z0-9-]*:(read|write)$/;
 
 /** What a key carries: a scope, or a pattern with `*` for the area or the access (`pets:*`, `*:read`), or `*`. */
-const PATTERN = /^(?:\*|[a-z][a-z0-9-]*:(?:read|write|\*)|\*:(?:read|write|\*))$/;
+const PATTERN = /^(?:\*|(?:\*|[a-z][a-z0-9-]*):(?:read|write|\*))$/;
+
+/** Whether `text` is a pattern a key may carry (what it grants is checked against the routes by scopePatterns). */
+export function isScopePattern(text: string): boolean {
+  return PATTERN.test(text);
+}
 
 /** Every scope: what a key has when none are given (every key made before scopes existed, a bare API_KEYS entry). */
 export const EVERY_SCOPE: readonly string[] = ['*'];
@@ -34,7 +39,7 @@ export function grants(patterns: readonly string[], needed: string): boolean {
 export function scopePatterns(given: readonly string[], known: ReadonlySet<string>): string[] {
   if (given.length === 0) throw new InvalidScopeError('a key needs at least one scope');
   for (const pattern of given) {
-    if (!PATTERN.test(pattern)) {
+    if (!isScopePattern(pattern)) {
       throw new InvalidScopeError(
         `"${pattern}" is not a scope: <area>:read, <area>:write, <area>:*, *:read, *:write or * (the areas: ${areasOf(known)})`,
       );
