@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { Module } from '@nestjs/common';
+import { Client } from 'pg';
 import { SqlClient } from '@app/database';
 import { defineFeature } from '@app/platform';
 import { DomainEvents } from '@app/platform/ports';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPOSITION } from '../apps/petstore/src/composition';
-import { DATABASE_KINDS, continueIdsAt, queryDatabase, sqlite } from './support/databases';
+import { DATABASE_KINDS, continueIdsAt, postgres, queryDatabase, sqlite } from './support/databases';
 import { captured } from './support/command-output';
 import { OtlpReceiver } from './support/otlp-receiver';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
@@ -471,6 +472,69 @@ for (const kind of DATABASE_KINDS) {
   );
 }
 
+describe.skipIf(postgres.skipReason)(
+  `the outbox's horizon on postgres${postgres.skipReason ? ` (skipped: ${postgres.skipReason})` : ''}`,
+  () => {
+    let t: TestApp;
+    const count = async (sql: string) => Number((await queryDatabase(t.database.url, sql))[0].n);
+    const open = (name: string) => t.http().post('/v1/kennels').set(AUTH).send({ name });
+
+    beforeAll(async () => {
+      t = await startTestApp({
+        kind: postgres,
+        parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+        env: { EVENTS_POLL_MS: '50' },
+      });
+    });
+    afterAll(() => t?.close());
+
+    it('hands events over while a transaction of another database on the same server stays open', async () => {
+      // Another application's database on the shared server, with a transaction that holds its id (a report,
+      // a migration): the server's horizon (pg_snapshot_xmin) stays behind it; the outbox's counts this database only.
+      const elsewhere = await postgres.create();
+      const holder = await openTransaction(elsewhere.url);
+      try {
+        const opened = await open('Beside a long transaction');
+        expect(opened.status).toBe(201);
+        await waitFor(
+          async () => (await count(`SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '${opened.body.id}'`)) === 1,
+          "the kennel to be heard while the other database's transaction is open",
+        );
+      } finally {
+        await holder.end();
+        await elsewhere.drop();
+      }
+    });
+
+    it("hands over once an event whose transaction began before another's and committed after it, never passing it by", async () => {
+      // A transaction of this database takes its id and writes its event, then waits while a kennel opened
+      // through the service commits after it: a reader that moved past the later one would never read the
+      // earlier one. It is held until the service has answered, and for five of the reads of this database's horizon
+      // (every 100 ms while subscriptions look), none of which may let the later one pass: a wait on time, since a
+      // reader that is right shows nothing meanwhile.
+      const holder = await openTransaction(t.database.url);
+      let later: string;
+      try {
+        await holder.client.query(
+          'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id) VALUES ' +
+            `('00000000-0000-4000-8000-000000000002', '${KENNEL_OPENED}', 1, '78', ${Date.now()}, ` +
+            `'{"kennelId":{"$int64":"78"},"name":"Began first"}', CAST(CAST(pg_current_xact_id() AS TEXT) AS bigint))`,
+        );
+        const opened = await open('Committed first');
+        expect(opened.status).toBe(201);
+        later = String(opened.body.id);
+        await new Promise((held) => setTimeout(held, 500));
+        await holder.client.query('COMMIT');
+      } finally {
+        await holder.end();
+      }
+      const heard = (id: string) => count(`SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '${id}'`);
+      await waitFor(async () => (await heard('78')) + (await heard(later)) === 2, 'both kennels to be heard');
+      expect([await heard('78'), await heard(later)]).toEqual([1, 1]);
+    });
+  },
+);
+
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
     `domain events, traced, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
@@ -645,3 +709,18 @@ describe('the relay, with its NATS server not answering', () => {
     ).toEqual([{ event: '*', after_position: 0 }]);
   });
 });
+
+/** A transaction on a PostgreSQL database that has taken its id, held open until `end()` (rolled back if still open). */
+async function openTransaction(url: string): Promise<{ client: Client; end(): Promise<void> }> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT pg_current_xact_id()');
+  return {
+    client,
+    async end() {
+      await client.query('ROLLBACK').catch(() => undefined);
+      await client.end();
+    },
+  };
+}

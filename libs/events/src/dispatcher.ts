@@ -18,12 +18,12 @@ import type { DomainEvent, Subscription } from '@app/platform/ports';
 import { decodePayload } from './event-payload';
 import { EventsSettings } from './events.settings';
 import { Outbox } from './outbox';
-import type { StoredEvent } from './outbox-statements';
+import { NO_HORIZON, type StoredEvent } from './outbox-statements';
 
 /**
  * Events handled in one transaction while none fails; after a failure, one at a time until the failing one is known.
  * On SQLite a transaction takes the one write path, so fewer and larger ones are cheaper. On PostgreSQL an open
- * transaction holds back every subscription's reading (the outbox's horizon, `pg_snapshot_xmin`): a hundred events of
+ * transaction holds back every subscription's reading (the outbox's horizon, outbox-statements.ts): a hundred events of
  * a handler of three statements each kept one open long enough for a fleet of five subscriptions under 750 requests a
  * second to lag past a second (test/slow/fleet-contention.e2e-spec.ts), and twenty keep them within it.
  */
@@ -40,6 +40,11 @@ const MAX_BACKOFF_MS = 60_000;
 const HANDLING_DELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 /** The most a subscription's loop pauses before it runs again a transaction PostgreSQL could not serialize. */
 const CLASH_PAUSE_MS = 20;
+/**
+ * How often, at most, an instance reads its database's horizon (outbox-statements.ts), while its subscriptions look:
+ * how long a transaction of another database on the server holds its subscribers back, beside the poll.
+ */
+const HORIZON_EVERY_MS = 100;
 /** How often an instance removes events every subscriber has passed, once older than the retention (and at start). */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -104,6 +109,8 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly lastProgress = new Map<string, Progress>();
   /** Subscriptions' rows no module of this instance has, and when an instance that has them last said so. */
   private orphans = new Map<string, number>();
+  /** This database's horizon as last read (PostgreSQL), when, and whether a read of it is under way. */
+  private localHorizon = { value: BigInt(NO_HORIZON), readAt: 0, reading: false };
 
   constructor(
     private readonly db: SqlClient,
@@ -157,6 +164,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.db.isPostgres) this.localHorizon.value = 0n;
     const now = Date.now();
     for (const subscription of this.outbox.subscriptions.values()) {
       await this.db.write(this.outbox.statements.register, [subscription.subscriber, subscription.event, now]);
@@ -187,7 +195,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   async cycle(subscription: Subscription, oneAtATime: boolean, stopped: Promise<never>): Promise<Cycle> {
     const statements = this.outbox.statements;
     const { subscriber } = subscription;
-    const [row] = await this.db.read<Claimed>(statements.look, [subscriber]);
+    const [row] = await this.db.read<Looked>(statements.look, [subscriber]);
     if (row === undefined) {
       await this.remake(subscriber, subscription.event, this.lastProgress.get(subscriber));
       return { kind: 'elsewhere', handled: [] };
@@ -204,6 +212,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       row.afterTransaction,
       row.afterPosition,
       oneAtATime || attempts > 0 ? 1 : this.db.isPostgres ? BATCH.postgres : BATCH.sqlite,
+      this.horizon(row.horizon),
     ]);
     if (events.length === 0) {
       this.oldestWaiting.delete(subscriber);
@@ -371,6 +380,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     const [next] = await this.db.read<{ occurredAt: string }>(this.outbox.statements.pending, [
       subscription.event,
       ...after,
+      this.horizon(),
     ]);
     if (next !== undefined) {
       this.oldestWaiting.set(subscription.subscriber, Number(next.occurredAt));
@@ -540,6 +550,27 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     }
   }
 
+  /**
+   * The horizon below which events may be read (outbox-statements.ts): the greater of the server's, as a look read
+   * it, and this database's as last read, whose next read starts if the last is over HORIZON_EVERY_MS old.
+   */
+  horizon(server = '0'): string {
+    const local = this.localHorizon;
+    if (this.db.isPostgres && !local.reading && Date.now() - local.readAt >= HORIZON_EVERY_MS) {
+      local.reading = true;
+      this.db
+        .read<{ horizon: string }>(this.outbox.statements.localHorizon)
+        .then(([row]) => {
+          local.value = BigInt(row.horizon) > local.value ? BigInt(row.horizon) : local.value;
+          local.readAt = Date.now();
+        })
+        // The server's horizon still holds; the next look reads this one again.
+        .catch(() => undefined)
+        .finally(() => (local.reading = false));
+    }
+    return String(BigInt(server) > local.value ? BigInt(server) : local.value);
+  }
+
   get pollMs(): number {
     return this.settings.pollMs;
   }
@@ -566,6 +597,11 @@ interface Claimed {
   afterPosition: string;
   attempts: number;
   retryAt: string;
+}
+
+/** The same, as a look outside any transaction reads it: with the outbox's horizon (outbox-statements.ts). */
+interface Looked extends Claimed {
+  horizon: string;
 }
 
 /** Where a subscription stands once `event` is handled. */

@@ -7,21 +7,43 @@ const EVENT_COLUMNS =
   'o.trace_parent AS "traceParent"';
 
 /**
- * On PostgreSQL, only events of transactions older than every transaction still open: a transaction that began
- * before another but commits after it would otherwise land behind a subscriber's progress and never be read.
+ * On PostgreSQL, a transaction id below which every transaction that may still write an event has ended: a reader
+ * moves past an event only once no transaction that began before its own can still commit one behind it (positions
+ * come in the order rows were inserted, not committed). Two such bounds, the reader taking the greater:
+ * - the server's, `pg_snapshot_xmin`: cheap, read in the statement itself, but it counts the open transactions of
+ *   every database on the server, so that a long one in another application's database holds it back;
+ * - this database's ({@link LOCAL_HORIZON}): its open transactions alone (`pg_stat_activity.backend_xid`, which every
+ *   role reads, and prepared ones), with the next id to be given as its ceiling, read from the statement's snapshot,
+ *   taken before them. It reads every backend's status (a third of a millisecond), so an instance reads it at most
+ *   every HORIZON_EVERY_MS (dispatcher.ts) and passes it on: a bound read earlier is a bound all the same, if lower.
+ * Either way the bound is read before the events are, in an earlier statement or the same one's snapshot, so that a
+ * transaction ending between the two is seen by the read of the events.
  */
-const SETTLED = 'o.transaction_id < CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS TEXT) AS bigint)';
+const XMIN = 'CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS TEXT) AS bigint)';
+const XMAX = 'CAST(CAST(pg_snapshot_xmax(pg_current_snapshot()) AS TEXT) AS bigint)';
+/** `backend_xid` is 32 bits: widened to the epoch of the snapshot's `xmax`, within 2^31 of it. */
+const OPEN_HERE =
+  'SELECT CAST(CAST(a.backend_xid AS TEXT) AS bigint) AS xid FROM pg_stat_get_activity(NULL) a ' +
+  'WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.backend_xid IS NOT NULL ' +
+  'UNION ALL SELECT CAST(CAST(transaction AS TEXT) AS bigint) FROM pg_prepared_xacts WHERE database = current_database()';
+const LOCAL_HORIZON =
+  'SELECT CAST(LEAST(MIN(x.xmax), MIN(x.xmax - ((x.xmax % 4294967296 - o.xid + 6442450944) % 4294967296 - ' +
+  `2147483648))) AS TEXT) AS horizon FROM (SELECT ${XMAX} AS xmax) x LEFT JOIN (${OPEN_HERE}) o ON true`;
+/**
+ * On SQLite, whose writes are one at a time, an event is settled once it is committed: the horizon is past every
+ * transaction id there is (they are all 0).
+ */
+export const NO_HORIZON = '9223372036854775807';
 
-/** A subscription's row. */
+/** A subscription's row's columns. */
 const SUBSCRIPTION =
-  'SELECT event, CAST(after_transaction AS TEXT) AS "afterTransaction", ' +
-  'CAST(after_position AS TEXT) AS "afterPosition", attempts, CAST(retry_at AS TEXT) AS "retryAt" ' +
-  'FROM events_subscriptions WHERE subscriber = $1';
+  'event, CAST(after_transaction AS TEXT) AS "afterTransaction", ' +
+  'CAST(after_position AS TEXT) AS "afterPosition", attempts, CAST(retry_at AS TEXT) AS "retryAt"';
 
 /** The statements of the outbox and the subscriptions, written once for both databases. */
 export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
   const after = '(o.transaction_id, o.position) > ($2, $3)';
-  const settled = postgres ? ` AND ${SETTLED}` : '';
+  const horizon = postgres ? XMIN : NO_HORIZON;
   return {
     publish: dialect.statement(
       'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id, trace_parent) ' +
@@ -58,18 +80,25 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
     forget: dialect.statement('DELETE FROM events_subscriptions WHERE subscriber = $1'),
     forgetParked: dialect.statement('DELETE FROM events_parked WHERE subscriber = $1'),
     /** The subscription's row, locked for this transaction; none while another instance holds it (PostgreSQL). */
-    claim: dialect.statement(`${SUBSCRIPTION}${postgres ? ' FOR UPDATE SKIP LOCKED' : ''}`),
-    /** The subscription's row as it is now, read outside any transaction. */
-    look: dialect.statement(SUBSCRIPTION),
+    claim: dialect.statement(
+      `SELECT ${SUBSCRIPTION} FROM events_subscriptions WHERE subscriber = $1${postgres ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+    ),
+    /** The subscription's row as it is now, read outside any transaction, with the server's horizon. */
+    look: dialect.statement(
+      `SELECT ${SUBSCRIPTION}, CAST(${horizon} AS TEXT) AS horizon FROM events_subscriptions WHERE subscriber = $1`,
+    ),
+    /** The events after a progress ($2, $3), of transactions below a horizon ($5) read before. */
     next: dialect.statement(
-      `SELECT ${EVENT_COLUMNS} FROM events_outbox o WHERE o.name = $1 AND ${after}${settled} ` +
+      `SELECT ${EVENT_COLUMNS} FROM events_outbox o WHERE o.name = $1 AND ${after} AND o.transaction_id < $5 ` +
         'ORDER BY o.transaction_id, o.position LIMIT $4',
     ),
-    /** Whether anything waits, read without a transaction: an idle subscription's cheap look. */
+    /** Whether anything waits, read without a transaction: an idle subscription's cheap look ($4: this database's horizon). */
     pending: dialect.statement(
-      `SELECT CAST(o.occurred_at AS TEXT) AS "occurredAt" FROM events_outbox o WHERE o.name = $1 AND ${after}${settled} ` +
-        'ORDER BY o.transaction_id, o.position LIMIT 1',
+      `SELECT CAST(o.occurred_at AS TEXT) AS "occurredAt" FROM events_outbox o WHERE o.name = $1 AND ${after} ` +
+        `AND o.transaction_id < ${postgres ? `GREATEST(${XMIN}, $4)` : '$4'} ORDER BY o.transaction_id, o.position LIMIT 1`,
     ),
+    /** This database's horizon (PostgreSQL). */
+    localHorizon: dialect.statement(LOCAL_HORIZON),
     advance: dialect.statement(
       'UPDATE events_subscriptions SET after_transaction = $2, after_position = $3, attempts = 0, retry_at = 0 ' +
         'WHERE subscriber = $1',
@@ -120,10 +149,10 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       'UPDATE events_parked SET attempts = attempts + 1, error = $3, replay_requested_at = NULL ' +
         'WHERE subscriber = $1 AND event_id = $2',
     ),
-    /** The events after a progress, of every name: the relay's next. */
+    /** The events after a progress ($1, $2), of every name, below a horizon ($4) read before: the relay's next. */
     nextOfAny: dialect.statement(
-      `SELECT ${EVENT_COLUMNS} FROM events_outbox o WHERE (o.transaction_id, o.position) > ($1, $2)${settled} ` +
-        'ORDER BY o.transaction_id, o.position LIMIT $3',
+      `SELECT ${EVENT_COLUMNS} FROM events_outbox o WHERE (o.transaction_id, o.position) > ($1, $2) ` +
+        'AND o.transaction_id < $4 ORDER BY o.transaction_id, o.position LIMIT $3',
     ),
     /** Moves a progress forward, never back (another instance may have moved it further). */
     advanceTo: dialect.statement(

@@ -135,14 +135,22 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     const statements = this.outbox.statements;
     const [replay] = await this.db.read<StoredEvent>(statements.nextReplay, [RELAY]);
     if (replay !== undefined) return this.replay(replay);
-    const [progress] = await this.db.read<{ afterTransaction: string; afterPosition: string }>(statements.look, [
-      RELAY,
-    ]);
-    if (progress === undefined) await this.dispatcher.remake(RELAY, '*', this.sent);
-    else if (!this.sent || isAfter([progress.afterTransaction, progress.afterPosition], this.sent)) {
+    const [progress] = await this.db.read<{ afterTransaction: string; afterPosition: string; horizon: string }>(
+      statements.look,
+      [RELAY],
+    );
+    if (progress === undefined) {
+      await this.dispatcher.remake(RELAY, '*', this.sent);
+      return 0;
+    }
+    if (!this.sent || isAfter([progress.afterTransaction, progress.afterPosition], this.sent)) {
       this.sent = [progress.afterTransaction, progress.afterPosition];
     }
-    const events = await this.db.read<StoredEvent>(statements.nextOfAny, [...(this.sent ?? ['0', '0']), BATCH]);
+    const events = await this.db.read<StoredEvent>(statements.nextOfAny, [
+      ...this.sent,
+      BATCH,
+      this.dispatcher.horizon(progress.horizon),
+    ]);
     if (events.length === 0) return 0;
     const unpublishable = await this.broker!.publish(events);
     for (const { event, reason } of unpublishable) await this.dispatcher.parkUnpublishable(RELAY, event, reason);
