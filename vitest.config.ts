@@ -4,6 +4,10 @@ import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 import { timeScale } from './test/support/wait-for';
 
+const EXCLUDED = ['**/node_modules/**', 'test/fixtures/**'];
+/** Slow suites that run alone: the fleet's subscribers within a second (issue 53). */
+const ALONE = ['test/slow/fleet-contention.e2e-spec.ts'];
+
 // One value for every test process of the run: the deadlines of a loaded machine stretch, none of them shrinks.
 const scale = timeScale();
 
@@ -19,7 +23,7 @@ export default defineConfig({
     ],
   },
   test: {
-    exclude: ['**/node_modules/**', 'test/fixtures/**'],
+    exclude: EXCLUDED,
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     // The e2e suites mostly wait on sockets and child processes: two at a time even on two cores.
@@ -33,11 +37,17 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: ['{apps,libs,test}/**/*.spec.ts', '{libs,test}/**/*.e2e-spec.ts'],
-          exclude: ['**/node_modules/**', 'test/fixtures/**', 'test/slow/**'],
+          exclude: [...EXCLUDED, 'test/slow/**'],
         },
       },
       // Suites that start many processes, kill them round after round, or copy the repository.
-      { extends: true, test: { name: 'slow', include: ['test/slow/**/*.e2e-spec.ts'] } },
+      {
+        extends: true,
+        test: { name: 'slow', include: ['test/slow/**/*.e2e-spec.ts'], exclude: [...EXCLUDED, ...ALONE] },
+      },
+      // After them (a group of its own), the suite whose verdict is a delay under the load it makes itself: alone, so
+      // that another suite's processes and PostgreSQL transactions are not counted in it.
+      { extends: true, test: { name: 'slow-alone', include: ALONE, sequence: { groupOrder: 1 } } },
     ],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },

@@ -117,11 +117,16 @@ describe.skipIf(REDIS_SKIP_REASON)(
           return response.status;
         }),
       );
-      // A check Redis did not answer within 250 ms (a loaded machine) fails open, as documented, and is counted:
-      // each such failure is one 401 more. Every other check was counted atomically.
+      // A check Redis did not answer within 250 ms (a loaded machine) fails open, as documented, and is counted; its
+      // count was sent all the same, and Redis may have made it one of the 60. So the 401s are the 60 counted
+      // atomically, and at most one more for each check that failed open: never more, which a count that is not
+      // atomic (two checks reading 59) would give.
       const failedOpen = (await Promise.all(fleet.map(storageFailures))).reduce((sum, n) => sum + n, 0);
       expect(failedOpen).toBeLessThan(40);
-      expect(tally(statuses)).toEqual({ 401: 60 + failedOpen, 429: 340 - failedOpen });
+      const { 401: unauthorized, 429: limited, ...others } = tally(statuses);
+      expect({ others, total: unauthorized + limited }).toEqual({ others: {}, total: 400 });
+      expect(unauthorized).toBeGreaterThanOrEqual(60);
+      expect(unauthorized).toBeLessThanOrEqual(60 + failedOpen);
       await stopAll(services);
     });
   },
