@@ -21,6 +21,23 @@ export const COMPUTED_IMPORTS = [
   },
 ];
 
+/** A route of a controller: a method with one of Nest's HTTP method decorators. */
+const ROUTE =
+  'MethodDefinition:has(> Decorator[expression.callee.name=/^(Get|Post|Put|Patch|Delete|Head|Options|All)$/])';
+/**
+ * A route that states no scope: not in a class that is `@Scoped()`, and neither `@RequiresScope()` nor `@Public()`.
+ * The bearer guard would ask such a route for every scope (`*`), which only an unscoped key has (issue 55).
+ */
+export const UNSCOPED_ROUTES = [
+  {
+    selector:
+      "ClassDeclaration:not(:has(> Decorator[expression.callee.name='Scoped'])) " +
+      `${ROUTE}:not(:has(> Decorator[expression.callee.name=/^(RequiresScope|Public|ForMonitors)$/]))`,
+    message:
+      "A route states its scope: @Scoped('<area>') on its controller, @RequiresScope('<area>:<access>') or @Public() (@ForMonitors()) on it.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/'] },
   eslint.configs.recommended,
@@ -66,6 +83,11 @@ export default tseslint.config(
   {
     // The layer rules (.dependency-cruiser.cjs) see only imports whose path is written out.
     rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS] },
+  },
+  {
+    // And every route of the service states the scope a key needs for it (test/scopes.e2e-spec.ts reads them).
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES] },
   },
   prettier,
 );

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import config, { COMPUTED_IMPORTS } from '../eslint.config.mjs';
+import config, { COMPUTED_IMPORTS, UNSCOPED_ROUTES } from '../eslint.config.mjs';
 import { COMPOSITION } from '../apps/petstore/src/composition';
 
 /**
@@ -94,6 +94,37 @@ describe('computed imports', () => {
       (entry) => entry.rules?.['no-restricted-syntax'],
     );
     expect(rule?.rules?.['no-restricted-syntax']).toEqual(['error', ...COMPUTED_IMPORTS]);
+  });
+});
+
+describe('routes that state no scope', () => {
+  it('are refused by ESLint: a route of a controller not @Scoped(), neither @RequiresScope() nor @Public()', () => {
+    const source = [
+      "@Controller('a') export class A { @Get() list() {} @Post() @Public() open() {} }",
+      "@Controller('b') @Scoped('b') export class B { @Get() list() {} @Delete(':id') remove() {} }",
+      "@Controller('c') export class C { @Post() @RequiresScope('c:write') add() {} helper() {} }",
+      "@Controller('d') class D { @Patch(':id') change() {} @All('*') any() {} }",
+    ].join('\n');
+    const messages = new Linter({ configType: 'flat' }).verify(source, [
+      {
+        languageOptions: { parser: tseslint.parser },
+        rules: { 'no-restricted-syntax': ['error', ...UNSCOPED_ROUTES] },
+      },
+    ]);
+    const refused =
+      "A route states its scope: @Scoped('<area>') on its controller, @RequiresScope('<area>:<access>') or @Public() (@ForMonitors()) on it.";
+    expect(messages.map(({ line, column, message }) => `${line}:${column} ${message}`)).toEqual([
+      `1:35 ${refused}`,
+      `4:28 ${refused}`,
+      `4:54 ${refused}`,
+    ]);
+  });
+
+  it("are refused in the service's code by the lint gate, beside computed imports", () => {
+    const entry = (config as Array<{ files?: string[]; rules?: Record<string, unknown> }>).find((candidate) =>
+      candidate.files?.includes('libs/*/src/**/*.ts'),
+    );
+    expect(entry?.rules?.['no-restricted-syntax']).toEqual(['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES]);
   });
 });
 
