@@ -13,7 +13,8 @@ const skipReason = existsSync(CHROMIUM)
 
 /**
  * The docs page (Swagger UI at /docs) in a real headless browser, as a reader opens it: every operation of the
- * document is listed, and a beta operation shows its level (the `x-stability` extension) and its promise.
+ * document is listed, a beta operation shows its level (the `x-stability` extension) and its promise, and each
+ * operation the scope a key needs for it (`x-scope`).
  */
 describe.skipIf(skipReason)(`the docs page in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let t: TestApp;
@@ -43,7 +44,7 @@ describe.skipIf(skipReason)(`the docs page in Chromium${skipReason ? ` (skipped:
     await t?.close();
   });
 
-  it('lists every operation, and shows a beta operation as beta', async () => {
+  it('lists every operation, and shows a beta operation as beta, and the scope each needs', async () => {
     const page = await browser.newPage();
     const failures: string[] = [];
     page.on('pageerror', (error) => failures.push(String(error)));
@@ -75,6 +76,8 @@ describe.skipIf(skipReason)(`the docs page in Chromium${skipReason ? ` (skipped:
     expect(shown).toContain('Beta. Complete and supported, but it may still change in a minor release of the API');
     // The extension, as Swagger UI lists an operation's extensions: its name, and its value as JSON.
     expect(shown).toMatch(/x-stability\s+"beta"/);
+    // And the scope a key needs for it (issue 55).
+    expect(shown).toMatch(/x-scope\s+"store:write"/);
 
     await page.click('#operations-pets-listPets .opblock-summary-control');
     await page.waitForSelector('#operations-pets-listPets .opblock-description-wrapper', { timeout: scaled(10_000) });
@@ -83,6 +86,7 @@ describe.skipIf(skipReason)(`the docs page in Chromium${skipReason ? ` (skipped:
       (block) => (block as unknown as { innerText: string }).innerText,
     );
     expect(stable).not.toContain('x-stability');
+    expect(stable).toMatch(/x-scope\s+"pets:read"/);
     expect(stable).not.toContain('Beta.');
     expect(failures).toEqual([]);
   });
