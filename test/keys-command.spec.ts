@@ -16,6 +16,9 @@ describe('npm run keys refusals that need no database', () => {
   it.each([
     [['create'], 'create needs --name <name>'],
     [['revoke'], 'revoke needs the name of a key'],
+    [['set-scopes'], 'set-scopes needs the name of a key'],
+    [['set-scopes', 'dashboard'], 'set-scopes needs --scopes <scopes>'],
+    [['list', '--scopes', 'pets:read'], 'list takes no other arguments'],
     [['frob'], 'unknown command "frob"'],
     [[], 'a command is needed'],
     [['list', 'extra'], 'list takes no other arguments'],

@@ -87,7 +87,7 @@ for (const kind of DATABASE_KINDS) {
         expect(created).toEqual({
           status: 0,
           stdout: `${teamKey}\n`,
-          stderr: `Created key "team-a" (${prefix}). Store it now: it is not shown again.\n`,
+          stderr: `Created key "team-a" (${prefix}), granting *. Store it now: it is not shown again.\n`,
         });
         expect(teamKey).toMatch(/^pst_[0-9a-f]{76}$/);
         for (const service of services) {
@@ -105,6 +105,7 @@ for (const kind of DATABASE_KINDS) {
             name: 'team-a',
             prefix,
             key_digest: sha256(teamKey),
+            scopes: '*',
             created_at: expect.anything(),
             revoked_at: null,
             last_used_at: expect.anything(),
@@ -123,6 +124,7 @@ for (const kind of DATABASE_KINDS) {
           {
             name: 'team-a',
             prefix,
+            scopes: ['*'],
             createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
             revokedAt: null,
             lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -134,10 +136,10 @@ for (const kind of DATABASE_KINDS) {
         expect(table.status).toBe(0);
         const lines = table.stdout.trimEnd().split('\n');
         expect(lines).toHaveLength(2);
-        expect(lines[0]).toMatch(/^NAME {4}PREFIX {12}CREATED {15}REVOKED {2}LAST USED$/);
+        expect(lines[0]).toMatch(/^NAME {4}PREFIX {12}SCOPES {2}CREATED {15}REVOKED {2}LAST USED$/);
         expect(lines[1]).toMatch(
           new RegExp(
-            `^team-a {2}${prefix} {2}\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ {2}- {8}\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$`,
+            `^team-a {2}${prefix} {2}\\* {7}\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ {2}- {8}\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$`,
           ),
         );
       });
@@ -195,6 +197,64 @@ for (const kind of DATABASE_KINDS) {
           stdout: expect.stringMatching(/^Key "team-a" was already revoked at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.\n$/),
           stderr: '',
         });
+      });
+
+      it('scoped keys: made with --scopes, narrowed with set-scopes, each change on every instance within the bound', async () => {
+        const made = await runKeysCli(['create', '--name', 'dashboard', '--scopes', 'pets:read,store:*'], env);
+        expect(made.status).toBe(0);
+        expect(made.stderr).toMatch(/^Created key "dashboard" \(pst_[0-9a-f]{12}\), granting pets:read store:\*\. /);
+        const dashboard = made.stdout.trim();
+        let deadline = Date.now() + CACHE_SECONDS * 1000 + SLACK_MS;
+        const forbidden = (scope: string) => ({
+          code: 'insufficient_scope',
+          message: `the API key does not grant the scope this operation needs: ${scope}`,
+          status: 403,
+        });
+        for (const service of services) {
+          await untilAnswered(service, dashboard, 200, deadline);
+          const written = await call(service.baseUrl, 'POST', '/v1/pets', { name: 'Rex', categoryId: 1 }, dashboard);
+          expect(written).toMatchObject({ status: 403, body: forbidden('pets:write') });
+          expect(written.headers.get('www-authenticate')).toBe(
+            'Bearer realm="petstore", error="insufficient_scope", scope="pets:write"',
+          );
+          expect((await call(service.baseUrl, 'GET', '/v1/store/inventory', undefined, dashboard)).status).toBe(200);
+        }
+
+        const narrowed = await runKeysCli(['set-scopes', 'dashboard', '--scopes', 'pets:read'], env);
+        deadline = Date.now() + CACHE_SECONDS * 1000 + SLACK_MS;
+        expect(narrowed).toEqual({
+          status: 0,
+          stdout: `Key "dashboard" (${dashboard.slice(0, 16)}) granted pets:read store:*; now pets:read.\n`,
+          stderr: '',
+        });
+        for (const service of services) {
+          for (;;) {
+            const inventory = await call(service.baseUrl, 'GET', '/v1/store/inventory', undefined, dashboard);
+            if (inventory.status === 403) {
+              expect(inventory.body).toEqual(forbidden('store:read'));
+              break;
+            }
+            if (Date.now() > deadline) throw new Error(`still ${inventory.status}, not 403, on ${service.baseUrl}`);
+            await new Promise((wait) => setTimeout(wait, 50));
+          }
+          expect((await call(service.baseUrl, 'GET', '/v1/pets', undefined, dashboard)).status).toBe(200);
+        }
+        const listed = JSON.parse((await runKeysCli(['list', '--json'], env)).stdout) as Array<{ name: string }>;
+        expect(listed.find((key) => key.name === 'dashboard')).toMatchObject({ scopes: ['pets:read'] });
+
+        // A scope no operation needs is refused, naming those there are; a key is never made with it.
+        const refused = await runKeysCli(['create', '--name', 'typo', '--scopes', 'pet:read'], env);
+        expect(refused).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: expect.stringMatching(/^"pet:read" grants no operation of this service; its scopes are .*pets:read/),
+        });
+        expect(await runKeysCli(['set-scopes', 'dashboard', '--scopes', 'pets:delete'], env)).toMatchObject({
+          status: 1,
+          stderr: expect.stringMatching(/^"pets:delete" is not a scope: /),
+        });
+        const names = (await queryDatabase(database.url, 'SELECT name FROM auth_api_keys')).map((row) => row.name);
+        expect(names).not.toContain('typo');
       });
 
       it('while the key table cannot be read: readiness 503 at once, stored keys refused 503 after API_KEY_STALE_SECONDS', async () => {

@@ -21,6 +21,7 @@ for (const kind of DATABASE_KINDS) {
         name,
         prefix: `pk_${name}`,
         digest: name.padEnd(64, '0'),
+        scopes: name === 'alpha' ? ['pets:read', 'store:*'] : ['*'],
         createdAt: new Date(createdAt),
       });
 
@@ -45,6 +46,13 @@ for (const kind of DATABASE_KINDS) {
           lastUsedAt: new Date(5_000),
         });
         expect((await keys.findByName('beta'))?.revokedAt).toEqual(new Date(6_000));
+        // What a key grants changes while it is active, never once it is revoked.
+        await keys.setScopes('alpha', ['pets:*']);
+        await keys.setScopes('beta', ['pets:read']);
+        expect((await keys.list()).map(({ name, scopes }) => ({ name, scopes }))).toEqual([
+          { name: 'alpha', scopes: ['pets:*'] },
+          { name: 'beta', scopes: ['*'] },
+        ]);
         expect((await keys.active()).map((active) => active.name)).toEqual(['alpha']);
         expect(await keys.findByName('gamma')).toBeUndefined();
       });

@@ -4,6 +4,7 @@ import type { ApiKey } from '../domain/api-key';
 import {
   ApiKeyNameTakenError,
   ApiKeyNotFoundError,
+  ApiKeyRevokedError,
   ApiKeysUnavailableError,
   InvalidApiKeyNameError,
 } from '../domain/api-key.errors';
@@ -34,6 +35,10 @@ class InMemoryApiKeyRepository extends ApiKeyRepository {
     const index = this.keys.findIndex((key) => key.name === name && !key.revokedAt);
     if (index >= 0) this.keys[index] = { ...this.keys[index], revokedAt: at };
   }
+  async setScopes(name: string, scopes: readonly string[]): Promise<void> {
+    const index = this.keys.findIndex((key) => key.name === name && !key.revokedAt);
+    if (index >= 0) this.keys[index] = { ...this.keys[index], scopes };
+  }
   async recordUse(name: string, at: Date): Promise<void> {
     this.usesRecorded.push({ name, at: at.getTime() });
   }
@@ -56,7 +61,13 @@ describe('ApiKeysService', () => {
   it('issues a pst_ key of 256 secret bits and stores only its digest and public prefix', async () => {
     const { key, apiKey } = await service.create('team-a');
     expect(key).toMatch(/^pst_[0-9a-f]{12}[0-9a-f]{64}$/);
-    expect(apiKey).toEqual({ name: 'team-a', prefix: key.slice(0, 16), digest: sha256(key), createdAt: now });
+    expect(apiKey).toEqual({
+      name: 'team-a',
+      prefix: key.slice(0, 16),
+      digest: sha256(key),
+      scopes: ['*'],
+      createdAt: now,
+    });
     expect(repository.keys).toEqual([apiKey]);
     expect(JSON.stringify(repository.keys)).not.toContain(key.slice(16));
   });
@@ -90,6 +101,20 @@ describe('ApiKeysService', () => {
   it('refuses to revoke a key nobody created', async () => {
     await expect(service.revoke('nobody')).rejects.toThrow(new ApiKeyNotFoundError('nobody'));
   });
+
+  it('makes a key with the scopes given, changes them while it is active, and never once it is revoked', async () => {
+    const { apiKey } = await service.create('dashboard', ['pets:read']);
+    expect(apiKey.scopes).toEqual(['pets:read']);
+    expect(await service.setScopes('dashboard', ['pets:read', 'store:read'])).toEqual({
+      apiKey: { ...apiKey, scopes: ['pets:read', 'store:read'] },
+      before: ['pets:read'],
+    });
+    expect(repository.keys[0].scopes).toEqual(['pets:read', 'store:read']);
+    await service.revoke('dashboard');
+    await expect(service.setScopes('dashboard', ['*'])).rejects.toThrow(new ApiKeyRevokedError('dashboard'));
+    await expect(service.setScopes('nobody', ['*'])).rejects.toThrow(new ApiKeyNotFoundError('nobody'));
+    expect(repository.keys[0].scopes).toEqual(['pets:read', 'store:read']);
+  });
 });
 
 describe('StoredApiKeys', () => {
@@ -122,6 +147,16 @@ describe('StoredApiKeys', () => {
     expect(stored.verify(key.toUpperCase())).toBeUndefined();
     expect(stored.verify('pst_' + '0'.repeat(76))).toBeUndefined();
     expect(stored.verify('not-a-pst-key-0123456789')).toBeUndefined();
+  });
+
+  it('gives a request the scopes the key has as of the last refresh', async () => {
+    const { key } = await service.create('dashboard', ['pets:read']);
+    await stored.refresh();
+    expect(stored.verify(key)).toEqual({ principal: 'dashboard', scopes: ['pets:read'] });
+    await service.setScopes('dashboard', ['pets:*', 'store:read']);
+    expect(stored.verify(key)).toEqual({ principal: 'dashboard', scopes: ['pets:read'] });
+    await stored.refresh();
+    expect(stored.verify(key)).toEqual({ principal: 'dashboard', scopes: ['pets:*', 'store:read'] });
   });
 
   it('stops accepting a key at the first refresh after it is revoked', async () => {

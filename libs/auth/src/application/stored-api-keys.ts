@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../domain/api-key';
 import { ApiKeysUnavailableError } from '../domain/api-key.errors';
 import { ApiKeyRepository } from '../domain/api-key.repository';
-import { EVERY_SCOPE } from '../domain/scope';
 import { digestOf, prefixOf } from './api-key-material';
 import { ApiKeyVerifier, type Caller } from './api-key.verifier';
 
@@ -72,5 +71,5 @@ export class StoredApiKeys extends ApiKeyVerifier {
 }
 
 function entryOf(key: ApiKey): { digest: Buffer; caller: Caller } {
-  return { digest: Buffer.from(key.digest, 'hex'), caller: { principal: key.name, scopes: EVERY_SCOPE } };
+  return { digest: Buffer.from(key.digest, 'hex'), caller: { principal: key.name, scopes: key.scopes } };
 }

@@ -3,14 +3,24 @@ import { EXIT, runDatabaseCommand, type SqlClient } from '@app/database';
 import { textTable, type CommandOutput, type Environment, type Part } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
+import { EVERY_SCOPE, scopePatterns } from '../domain/scope';
+import { declaredScopes } from '../http/scopes.decorator';
 import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';
 
 export const KEYS_USAGE = `Usage: npm run keys -- <command>
 
 Commands:
-  create --name <name>   Issue a key for <name> and print it (it is shown only this once).
-  list [--json]          List the keys: name, prefix, created, revoked, last used.
+  create --name <name> [--scopes <scopes>]
+                         Issue a key for <name> and print it (it is shown only this once). It grants every scope
+                         unless --scopes names some.
+  set-scopes <name> --scopes <scopes>
+                         Make the key named <name> grant <scopes> instead: narrowed or widened on every instance
+                         within API_KEY_CACHE_SECONDS.
+  list [--json]          List the keys: name, prefix, scopes, created, revoked, last used.
   revoke <name>          Revoke the key named <name>: every instance refuses it within API_KEY_CACHE_SECONDS.
+
+Scopes, comma-separated: <area>:read, <area>:write, <area>:*, *:read, *:write or *; the areas are the service's
+modules (pets, store, ...), and a scope that no operation needs is refused, naming those there are.
 
 The database is the one DATABASE_URL names (the environment, or .env), as for the service.`;
 
@@ -31,9 +41,17 @@ async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<
   const keys = new ApiKeysService(new TypeOrmApiKeyRepository(sql));
   switch (parsed.command) {
     case 'create': {
-      const { key, apiKey } = await keys.create(parsed.name);
+      const { key, apiKey } = await keys.create(parsed.name, scopesOf(parsed.scopes) ?? EVERY_SCOPE);
       io.out(key);
-      io.err(`Created key "${apiKey.name}" (${apiKey.prefix}). Store it now: it is not shown again.`);
+      io.err(
+        `Created key "${apiKey.name}" (${apiKey.prefix}), granting ${apiKey.scopes.join(' ')}. ` +
+          'Store it now: it is not shown again.',
+      );
+      break;
+    }
+    case 'set-scopes': {
+      const { apiKey, before } = await keys.setScopes(parsed.name, scopesOf(parsed.scopes)!);
+      io.out(`Key "${apiKey.name}" (${apiKey.prefix}) granted ${before.join(' ')}; now ${apiKey.scopes.join(' ')}.`);
       break;
     }
     case 'list': {
@@ -54,13 +72,31 @@ async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<
   return EXIT.ok;
 }
 
-type Command = { command: 'create' | 'revoke'; name: string } | { command: 'list'; json: boolean };
+type Command =
+  | { command: 'create' | 'set-scopes'; name: string; scopes?: string }
+  | { command: 'revoke'; name: string }
+  | { command: 'list'; json: boolean };
+
+/** `--scopes` as given, checked against the scopes the service's routes need (their modules are composed here). */
+function scopesOf(given: string | undefined): string[] | undefined {
+  return given === undefined
+    ? undefined
+    : scopePatterns(
+        given.split(',').map((scope) => scope.trim()),
+        declaredScopes(),
+      );
+}
 
 function parseCommand(argv: readonly string[]): Command | 'help' {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { name: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [command, ...rest] = positionals;
   if (values.help || command === 'help') return 'help';
@@ -71,12 +107,17 @@ function parseCommand(argv: readonly string[]): Command | 'help' {
     case 'create':
       noMore('create', [...rest, values.json]);
       if (values.name === undefined) throw new Error('create needs --name <name>');
-      return { command, name: values.name };
+      return { command, name: values.name, scopes: values.scopes };
+    case 'set-scopes':
+      noMore('set-scopes', [...rest.slice(1), values.name, values.json]);
+      if (rest[0] === undefined) throw new Error('set-scopes needs the name of a key');
+      if (values.scopes === undefined) throw new Error('set-scopes needs --scopes <scopes>');
+      return { command, name: rest[0], scopes: values.scopes };
     case 'list':
-      noMore('list', [...rest, values.name]);
+      noMore('list', [...rest, values.name, values.scopes]);
       return { command, json: values.json === true };
     case 'revoke':
-      noMore('revoke', [...rest.slice(1), values.name, values.json]);
+      noMore('revoke', [...rest.slice(1), values.name, values.scopes, values.json]);
       if (rest[0] === undefined) throw new Error('revoke needs the name of a key');
       return { command, name: rest[0] };
     case undefined:
@@ -90,6 +131,7 @@ function listed(key: ApiKey) {
   return {
     name: key.name,
     prefix: key.prefix,
+    scopes: key.scopes,
     createdAt: key.createdAt.toISOString(),
     revokedAt: key.revokedAt?.toISOString() ?? null,
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
@@ -103,8 +145,15 @@ function iso(date: Date | undefined): string {
 function table(keys: readonly ApiKey[]): string {
   if (keys.length === 0) return 'No keys. Create one with: npm run keys -- create --name <name>';
   const rows = [
-    ['NAME', 'PREFIX', 'CREATED', 'REVOKED', 'LAST USED'],
-    ...keys.map((key) => [key.name, key.prefix, iso(key.createdAt), iso(key.revokedAt), iso(key.lastUsedAt)]),
+    ['NAME', 'PREFIX', 'SCOPES', 'CREATED', 'REVOKED', 'LAST USED'],
+    ...keys.map((key) => [
+      key.name,
+      key.prefix,
+      key.scopes.join(' '),
+      iso(key.createdAt),
+      iso(key.revokedAt),
+      iso(key.lastUsedAt),
+    ]),
   ];
   return textTable(rows);
 }

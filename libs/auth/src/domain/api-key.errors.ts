@@ -7,6 +7,7 @@ import { AppError } from '@app/platform/errors';
 export const API_KEY_ERROR_CODES = {
   nameTaken: 'api_key_name_taken',
   notFound: 'api_key_not_found',
+  revoked: 'api_key_revoked',
   invalidName: 'invalid_api_key_name',
   invalidScope: 'invalid_scope',
 } as const;
@@ -33,6 +34,13 @@ export class ApiKeyNameTakenError extends AppError {
 export class ApiKeyNotFoundError extends AppError {
   constructor(name: string) {
     super('not_found', API_KEY_ERROR_CODES.notFound, `no key is named "${name}"`);
+  }
+}
+
+/** A revoked key is never changed: it grants nothing, and a new key is made instead. */
+export class ApiKeyRevokedError extends AppError {
+  constructor(name: string) {
+    super('conflict', API_KEY_ERROR_CODES.revoked, `the key named "${name}" is revoked; make a new one`);
   }
 }
 

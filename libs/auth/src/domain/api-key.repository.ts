@@ -11,6 +11,8 @@ export abstract class ApiKeyRepository {
   abstract findByName(name: string): Promise<ApiKey | undefined>;
   /** Marks the key revoked at `at`, unless it is already. */
   abstract revoke(name: string, at: Date): Promise<void>;
+  /** Replaces what the key grants, unless it is revoked. */
+  abstract setScopes(name: string, scopes: readonly string[]): Promise<void>;
   /** Records that the key was used at `at` (never moving "last used" back). */
   abstract recordUse(name: string, at: Date): Promise<void>;
 }

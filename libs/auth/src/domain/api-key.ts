@@ -12,6 +12,8 @@ export interface ApiKey {
   readonly prefix: string;
   /** SHA-256 of the whole key, in hex. */
   readonly digest: string;
+  /** What it grants (scope.ts): `*`, every scope, for a key made without `--scopes` and every key made before them. */
+  readonly scopes: readonly string[];
   readonly createdAt: Date;
   readonly revokedAt?: Date;
   /** When a request last used the key (recorded at most once a minute per instance). */

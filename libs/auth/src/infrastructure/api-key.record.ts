@@ -16,6 +16,10 @@ export class ApiKeyRecord {
   @Column({ name: 'key_digest', type: 'varchar', length: 64 })
   digest: string;
 
+  /** What the key grants, space-separated as OAuth writes scopes (RFC 6749 section 3.3): `*` for every scope. */
+  @Column({ type: 'varchar', length: 1000, default: '*' })
+  scopes: string;
+
   @Column({ name: 'created_at', type: 'bigint' })
   createdAt: number | string;
 

@@ -27,6 +27,7 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
       name: key.name,
       prefix: key.prefix,
       digest: key.digest,
+      scopes: key.scopes.join(' '),
       createdAt: key.createdAt.getTime(),
       revokedAt: null,
       lastUsedAt: null,
@@ -56,6 +57,10 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     await this.db.transaction(() => this.records.update({ name, revokedAt: IsNull() }, { revokedAt: at.getTime() }));
   }
 
+  async setScopes(name: string, scopes: readonly string[]): Promise<void> {
+    await this.db.transaction(() => this.records.update({ name, revokedAt: IsNull() }, { scopes: scopes.join(' ') }));
+  }
+
   async recordUse(name: string, at: Date): Promise<void> {
     const time = at.getTime();
     await this.db.transaction(() =>
@@ -76,6 +81,7 @@ function toApiKey(record: ApiKeyRecord): ApiKey {
     name: record.name,
     prefix: record.prefix,
     digest: record.digest,
+    scopes: record.scopes.split(' '),
     createdAt: new Date(Number(record.createdAt)),
     revokedAt: record.revokedAt === null ? undefined : new Date(Number(record.revokedAt)),
     lastUsedAt: record.lastUsedAt === null ? undefined : new Date(Number(record.lastUsedAt)),
