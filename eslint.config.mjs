@@ -38,6 +38,17 @@ export const UNSCOPED_ROUTES = [
   },
 ];
 
+/**
+ * A key compared as a secret is compared in constant time (`timingSafeEqual`): `Buffer#equals`, `Buffer.compare` and
+ * their kind stop at the first byte that differs, and the time taken tells an attacker how much of a guess was right.
+ */
+export const EARLY_EXIT_COMPARES = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(equals|compare|localeCompare)$/]',
+    message: 'Compare secrets with timingSafeEqual from node:crypto: this comparison stops at the first difference.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/'] },
   eslint.configs.recommended,
@@ -88,6 +99,13 @@ export default tseslint.config(
     // And every route of the service states the scope a key needs for it (test/scopes.e2e-spec.ts reads them).
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES] },
+  },
+  {
+    // Where keys are checked, nothing compares bytes but in constant time.
+    files: ['libs/auth/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES, ...EARLY_EXIT_COMPARES],
+    },
   },
   prettier,
 );

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import config, { COMPUTED_IMPORTS, UNSCOPED_ROUTES } from '../eslint.config.mjs';
+import config, { COMPUTED_IMPORTS, EARLY_EXIT_COMPARES, UNSCOPED_ROUTES } from '../eslint.config.mjs';
 import { COMPOSITION } from '../apps/petstore/src/composition';
 
 /**
@@ -125,6 +125,35 @@ describe('routes that state no scope', () => {
       candidate.files?.includes('libs/*/src/**/*.ts'),
     );
     expect(entry?.rules?.['no-restricted-syntax']).toEqual(['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES]);
+  });
+});
+
+describe('comparisons of secrets', () => {
+  it('are refused by ESLint where they stop at the first difference', () => {
+    const source = [
+      'const a = digestOf(presented).equals(stored);',
+      'const b = Buffer.compare(digestOf(presented), stored) === 0;',
+      'const c = timingSafeEqual(digestOf(presented), stored);',
+    ].join('\n');
+    const messages = new Linter({ configType: 'flat' }).verify(source, [
+      {
+        languageOptions: { parser: tseslint.parser },
+        rules: { 'no-restricted-syntax': ['error', ...EARLY_EXIT_COMPARES] },
+      },
+    ]);
+    expect(messages.map(({ line }) => line)).toEqual([1, 2]);
+  });
+
+  it('are refused by the lint gate in the auth module', () => {
+    const entry = (config as Array<{ files?: string[]; rules?: Record<string, unknown> }>).find((candidate) =>
+      candidate.files?.includes('libs/auth/src/**/*.ts'),
+    );
+    expect(entry?.rules?.['no-restricted-syntax']).toEqual([
+      'error',
+      ...COMPUTED_IMPORTS,
+      ...UNSCOPED_ROUTES,
+      ...EARLY_EXIT_COMPARES,
+    ]);
   });
 });
 

@@ -14,6 +14,7 @@ import { OtlpReceiver } from './support/otlp-receiver';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
 import { EVENTS_USAGE, runEventsCommand } from '@app/events';
 import type { PetCreated } from '@app/pets';
+import { eventsSettled } from './support/events-settled';
 import { waitFor } from './support/wait-for';
 import { KENNEL_OPENED, kennelsFeature, type KennelOpened } from './support/kennels';
 
@@ -106,6 +107,8 @@ for (const kind of DATABASE_KINDS) {
         expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
         const ids = answers.map((answer) => answer.body.id as string).sort();
         await waitFor(async () => (await count('SELECT COUNT(*) AS n FROM audit_seen')) >= 60, 'the audit to see 60');
+        // Then every event handled, so that a duplicate handled late would be counted below.
+        await eventsSettled(t);
         const seen = await rows('SELECT kennel_id, kennel_id_is_bigint FROM audit_seen');
         expect(seen.map((row) => String(row.kennel_id)).sort()).toEqual(ids);
         expect(new Set(seen.map((row) => Number(row.kennel_id_is_bigint)))).toEqual(new Set([1]));
@@ -134,6 +137,7 @@ for (const kind of DATABASE_KINDS) {
           async () => (await count('SELECT COUNT(*) AS n FROM audit_pets_seen')) >= 40,
           'the audit to see 40 pets',
         );
+        await eventsSettled(t);
         const seen = await rows('SELECT aggregate_id, version, payload FROM audit_pets_seen ORDER BY aggregate_id');
         // The ids as the responses spelled them (JSON numbers past 2^53, which JSON.parse would round).
         const ids = answers.map((answer) => /"id":(\d+)/.exec(answer.text)![1]);

@@ -68,7 +68,7 @@ async function expectRecovered(t: TestApp, pets: unknown[]) {
 describe('SQLite write-locked by another process', () => {
   let t: TestApp;
   let holder: ChildProcess | undefined;
-  beforeAll(async () => (t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '300' } })));
+  beforeAll(async () => (t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: String(scaled(300)) } })));
   afterAll(async () => {
     holder?.kill('SIGKILL');
     await t?.close();
