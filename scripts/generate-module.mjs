@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]...
- *   [--subscribes-to <event>]... [--bare] [--stability beta|experimental]
+ *   [--subscribes-to <event>]... [--bare] [--no-update] [--no-delete] [--stability beta|experimental]
  *
  * Writes a new feature module under libs/<name>/ from scripts/module-template/,
  * at the standard pets keeps (a neutral skeleton: an entity with int64 ids kept
@@ -13,7 +13,8 @@
  * feature to the composition (apps/petstore/src/composition.ts). Its routes are served at /v1/<name>, or at
  * /v1/<route> with --path (`shop/orders`). With --bare, the entity has an id
  * and nothing else, with create and get only: the template's `<sample>` blocks
- * are left out and its `<bare>` ones kept. With --depends-on pets it also writes, for each facade pets exports (its
+ * are left out and its `<bare>` ones kept; --no-update and --no-delete leave out its `<update>` (PATCH) and `<delete>`
+ * blocks, and the names only they imported. With --depends-on pets it also writes, for each facade pets exports (its
  * PetCatalog), the new module's own port in domain/ with the facade's methods
  * and its adapter in infrastructure/, imports PetsModule, provides the port,
  * and lists pets in module.json (docs/extending.md, "Calls between modules"). With --subscribes-to
@@ -68,6 +69,10 @@ Options:
                                npm run generate:module -- audits --subscribes-to pets.pet-created
   --bare                     an id, create and get only: none of the sample fields, no list, PATCH or DELETE
                                npm run generate:module -- widgets --bare
+  --no-update                no PATCH: its things are never changed once made (a ledger's entries)
+                               npm run generate:module -- receipts --no-update
+  --no-delete                no DELETE: its things are never removed (kept for the record)
+                               npm run generate:module -- invoices --no-update --no-delete
   --stability <level>        every operation beta or experimental (@Stability()); stable without it
                                npm run generate:module -- bookings --stability beta
   --help                     this text
@@ -75,7 +80,17 @@ Options:
 docs/extending.md says what comes next.`;
 
 /** The options parseArguments knows, as an unknown one's refusal lists them. */
-const OPTIONS = ['--entity', '--path', '--depends-on', '--subscribes-to', '--bare', '--stability', '--help'];
+const OPTIONS = [
+  '--entity',
+  '--path',
+  '--depends-on',
+  '--subscribes-to',
+  '--bare',
+  '--no-update',
+  '--no-delete',
+  '--stability',
+  '--help',
+];
 
 /** The value an option takes, or a refusal saying what it needs. */
 function valueOf(args, i, example) {
@@ -95,6 +110,7 @@ function parseArguments(args) {
   const dependsOn = [];
   const subscribesTo = [];
   let bare = false;
+  const without = { update: false, delete: false };
   let stability;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--entity') entity = valueOf(args, i++, 'person');
@@ -117,6 +133,8 @@ function parseArguments(args) {
         );
       }
     } else if (args[i] === '--bare') bare = true;
+    else if (args[i] === '--no-update') without.update = true;
+    else if (args[i] === '--no-delete') without.delete = true;
     else if (args[i].startsWith('-')) {
       fail(`unknown option ${args[i]}: the options are ${OPTIONS.join(', ')} (npm run generate:module -- --help)`);
     } else positional.push(args[i]);
@@ -124,11 +142,15 @@ function parseArguments(args) {
   if (positional.length !== 1) {
     fail(
       'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... ' +
-        '[--subscribes-to <event>]... [--bare] [--stability beta|experimental]   (e.g. orders --path shop/orders --depends-on pets; ' +
+        '[--subscribes-to <event>]... [--bare] [--no-update] [--no-delete] [--stability beta|experimental]   ' +
+        '(e.g. orders --path shop/orders --depends-on pets; ' +
         'every option: --help)',
     );
   }
-  return { name: positional[0], entity, path, dependsOn, subscribesTo, bare, stability };
+  if (bare && (without.update || without.delete)) {
+    fail('--bare has no PATCH or DELETE to leave out: give --bare alone, or --no-update / --no-delete without it');
+  }
+  return { name: positional[0], entity, path, dependsOn, subscribesTo, bare, without, stability };
 }
 
 /** English plural to singular for the usual cases; anything else needs --entity. */
@@ -153,6 +175,7 @@ const {
   dependsOn,
   subscribesTo,
   bare,
+  without,
   stability,
 } = parseArguments(process.argv.slice(2));
 if (!KEBAB.test(name)) fail(`"${name}" is not a kebab-case name such as orders or gift-cards`);
@@ -328,19 +351,37 @@ const fill = (text) =>
     (_, token) => tokens[token],
   );
 
-/** A line that opens or closes a block of the template: `// <sample>`, `// </bare>`, `<!-- <sample> -->`. */
-const BLOCK_MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(sample|bare)>\s*(?:-->)?\s*$/;
+/** A line that opens or closes a block of the template: `// <sample>`, `// </bare>`, `<!-- <update> -->`. */
+const BLOCK_MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(sample|bare|update|delete)>\s*(?:-->)?\s*$/;
+/** Whether this module keeps each kind of block: `<sample>` for a full one, `<bare>` for a bare one, `<update>` (PATCH) and `<delete>` unless left out. */
+const KEEPS = { sample: !bare, bare, update: !without.update, delete: !without.delete };
 
-/** The template's text for this module: `<sample>` blocks for a full one, `<bare>` blocks for a bare one. */
+/** The template's text for this module: the lines of the blocks it keeps (an `<update>` block sits in a `<sample>` one). */
 function select(text) {
   const kept = [];
-  let block;
+  const open = [];
   for (const line of text.split('\n')) {
     const mark = BLOCK_MARK.exec(line);
-    if (mark) block = mark[1] ? undefined : mark[2];
-    else if (block === undefined || (block === 'bare') === bare) kept.push(line);
+    if (mark && mark[1]) open.pop();
+    else if (mark) open.push(mark[2]);
+    else if (open.every((block) => KEEPS[block])) kept.push(line);
   }
-  return kept.join('\n');
+  return withoutUnusedImports(kept.join('\n'));
+}
+
+/**
+ * `text` without the names its imports bring that nothing else in it uses (what a left-out block used: `Patch`,
+ * `Update...Dto`), and without an import left with none; Prettier lays out what remains.
+ */
+function withoutUnusedImports(text) {
+  return text.replace(/^import (type )?\{([^}]*)\} from ('[^']+');\n/gm, (statement, type = '', list, from) => {
+    const rest = text.replace(statement, '');
+    const used = list
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name && new RegExp(`\\b${name.replace(/^type /, '').split(/\\s+as\\s+/).pop()}\\b`).test(rest));
+    return used.length === 0 ? '' : `import ${type}{ ${used.join(', ')} } from ${from};\n`;
+  });
 }
 
 const target = join(ROOT, 'libs', name);

@@ -16,18 +16,20 @@ describe('npm run generate:module, its options', () => {
   it('lists every option it takes, each with an example, on --help, and exits 0', () => {
     const help = generate('--help');
     expect([help.status, help.stderr]).toEqual([0, '']);
-    for (const option of ['--entity', '--path', '--depends-on', '--subscribes-to', '--bare', '--stability', '--help']) {
+    const options = ['--entity', '--path', '--depends-on', '--subscribes-to', '--bare', '--no-update', '--no-delete'];
+    for (const option of [...options, '--stability', '--help']) {
       expect(help.stdout).toContain(`  ${option}`);
     }
     const examples = help.stdout.split('\n').filter((line) => /^\s+npm run generate:module -- \w/.test(line));
-    expect(examples).toHaveLength(6);
+    expect(examples).toHaveLength(8);
     expect(generate('orders', '-h').stdout).toBe(help.stdout);
   });
 
   it.each([
     [
       ['orders', '--colour', 'red'],
-      'unknown option --colour: the options are --entity, --path, --depends-on, --subscribes-to, --bare, --stability, --help (npm run generate:module -- --help)',
+      'unknown option --colour: the options are --entity, --path, --depends-on, --subscribes-to, --bare, --no-update, ' +
+        '--no-delete, --stability, --help (npm run generate:module -- --help)',
     ],
     [['orders', '--path'], '--path needs a value: --path store/gift-cards'],
     [['people', '--entity', '--bare'], '--entity needs a value: --entity person'],
@@ -37,6 +39,10 @@ describe('npm run generate:module, its options', () => {
     ],
     [['orders', '--depends-on'], '--depends-on needs the name of a module: --depends-on pets'],
     [['pets'], 'libs/pets exists already'],
+    [
+      ['gadgets', '--bare', '--no-delete'],
+      '--bare has no PATCH or DELETE to leave out: give --bare alone, or --no-update / --no-delete without it',
+    ],
   ])('refuses %j, saying why and what is allowed, and writes nothing', (args, message) => {
     expect(generate(...args)).toEqual({ status: 1, stdout: '', stderr: `generate:module: ${message}\n` });
   });

@@ -21,8 +21,12 @@ migration and the repository's statements, the DTOs.
 <!-- </bare> -->
 | `get__Thing__` | `GET /v1/__route__/{__thing__Id}` | 200, the __Thing__ | 400, 401, 404 |
 <!-- <sample> -->
+<!-- <update> -->
 | `update__Thing__` | `PATCH /v1/__route__/{__thing__Id}`, JSON `{name?, status?}` | 200, the __Thing__ as it is now | 400, 401, 404, 413, 415 |
+<!-- </update> -->
+<!-- <delete> -->
 | `delete__Thing__` | `DELETE /v1/__route__/{__thing__Id}` | 204 | 400, 401, 404 |
+<!-- </delete> -->
 <!-- </sample> -->
 
 Ids are int64, exact over the whole range (decimal text in SQL, `bigint` in the code). The platform pieces it uses,

@@ -301,6 +301,25 @@ describe('npm run generate:module', () => {
     // Its lint and suites run with the whole suite, in the next case.
   });
 
+  it('leaves out PATCH with --no-update and DELETE with --no-delete: their routes, use cases, statements and tests', async () => {
+    const receipts = await generate('receipts', '--no-update', '--no-delete');
+    expect(receipts.status, receipts.output).toBe(0);
+    const module = join(copy, 'libs/receipts');
+    const controller = readFileSync(join(module, 'src/http/receipts.controller.ts'), 'utf8');
+    expect(controller.match(/operationId: '\w+'/g)).toEqual([
+      "operationId: 'listReceipts'",
+      "operationId: 'createReceipt'",
+      "operationId: 'getReceipt'",
+    ]);
+    const files = readdirSync(module, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(ts|md)$/.test(file));
+    expect(files.filter((file) => file.includes('update-'))).toEqual([]);
+    const text = files.map((file) => readFileSync(join(module, file), 'utf8')).join('\n');
+    // Nothing of either is left: no route, use case, port method, statement, test or README row.
+    expect(text).not.toMatch(/\b(Patch|Delete|update|remove|checkChanges|ReceiptChanges|UpdateReceiptDto)\b/);
+    expect(text).not.toMatch(/<\/?(sample|bare|update|delete)>/);
+    // Its lint and suites run with the whole suite, in a case below.
+  });
+
   it('writes a subscriber with --subscribes-to pets.pet-created: the event type alone taken from pets, its table and test', async () => {
     const audits = await generate('audits', '--bare', '--subscribes-to', 'pets.pet-created');
     expect(audits.status, audits.output).toBe(0);

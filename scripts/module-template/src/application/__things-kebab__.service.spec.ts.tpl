@@ -34,6 +34,7 @@ describe('__Things__Service', () => {
     const last = await service.list({ limit: 2, after: first.nextAfter });
     expect([last.__things__.map((__thing__) => __thing__.name), last.nextAfter]).toEqual([['n2'], undefined]);
   });
+// <update>
 
   it('changes the fields given, and keeps the others', async () => {
     const created = await service.create({ name: 'First' });
@@ -45,6 +46,8 @@ describe('__Things__Service', () => {
     await expect(service.update(created.id, { name: '' })).rejects.toThrow('name must be 1 to 255 characters long');
     await expect(service.update(7n, { name: 'Other' })).rejects.toThrow(__Thing__NotFoundError);
   });
+// </update>
+// <delete>
 
   it('removes __a_thing__ once', async () => {
     const created = await service.create({ name: 'First' });
@@ -52,6 +55,7 @@ describe('__Things__Service', () => {
     expect(repository.stored).toEqual([]);
     await expect(service.remove(created.id)).rejects.toThrow(__Thing__NotFoundError);
   });
+// </delete>
 // </sample>
 // <bare>
   it('creates __a_thing__ and gets it back', async () => {

@@ -18,7 +18,7 @@ export interface __Things__Page {
   nextAfter?: bigint;
 }
 
-/** The use cases: list, add, get, change, remove. Domain types in and out; plain TypeScript, built with `new`. */
+/** The use cases the controller serves. Domain types in and out; plain TypeScript, built with `new`. */
 // </sample>
 // <bare>
 /** The use cases: add, get. Domain types in and out; plain TypeScript, built with `new`. */
@@ -45,6 +45,7 @@ export class __Things__Service {
     });
     return this.__things__.add(__thing__);
   }
+// <update>
 
   /** Changes the fields given, every rule checked before the one write that applies them. */
   async update(id: bigint, command: { name?: string; status?: string }): Promise<__Thing__> {
@@ -56,11 +57,14 @@ export class __Things__Service {
     if (!updated) throw new __Thing__NotFoundError(id);
     return updated;
   }
+// </update>
+// <delete>
 
   async remove(id: bigint): Promise<void> {
     const removed = is__Thing__Id(id) && (await this.__things__.remove(id));
     if (!removed) throw new __Thing__NotFoundError(id);
   }
+// </delete>
 // </sample>
 // <bare>
   async create(): Promise<__Thing__> {

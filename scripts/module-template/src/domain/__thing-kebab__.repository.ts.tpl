@@ -19,9 +19,13 @@ export abstract class __Thing__Repository {
 // <sample>
   /** __Things__ by ascending id after `after`, at most `limit` (keyset, never OFFSET). */
   abstract list(page: __Thing__Page): Promise<__Thing__[]>;
+// <update>
   /** Applies `changes` in one write: the __thing__ as it is now, or undefined when none has the id. */
   abstract update(id: bigint, changes: __Thing__Changes): Promise<__Thing__ | undefined>;
+// </update>
+// <delete>
   /** Removes the __thing__: whether there was one with the id. */
   abstract remove(id: bigint): Promise<boolean>;
+// </delete>
 // </sample>
 }

@@ -16,6 +16,7 @@ describe('New__Thing__', () => {
     );
   });
 });
+// <update>
 
 describe('__Thing__.checkChanges', () => {
   it('takes the fields given, checked as a new __thing__ is', () => {
@@ -23,6 +24,7 @@ describe('__Thing__.checkChanges', () => {
     expect(() => __Thing__.checkChanges({ name: '' })).toThrow('name must be 1 to 255 characters long');
   });
 });
+// </update>
 // </sample>
 
 describe('is__Thing__Id', () => {

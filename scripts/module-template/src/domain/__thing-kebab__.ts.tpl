@@ -3,12 +3,14 @@ import { Invalid__Thing__Error } from './__thing-kebab__.errors';
 import { __Thing__Status } from './__thing-kebab__-status';
 
 export const __THING___NAME_MAX_LENGTH = 255;
+// <update>
 
 /** What a change may set: each field left out keeps its value. */
 export interface __Thing__Changes {
   name?: string;
   status?: __Thing__Status;
 }
+// </update>
 
 /** The name rule: 1 to 255 characters (code points). */
 function checkName(name: string): void {
@@ -75,12 +77,14 @@ export class __Thing__ {
   static restore(id: bigint, { name, status }: { name: string; status: __Thing__Status }): __Thing__ {
     return new __Thing__(id, name, status);
   }
+// <update>
 
   /** The changes a request asks for, checked before anything is written. */
   static checkChanges(changes: __Thing__Changes): __Thing__Changes {
     if (changes.name !== undefined) checkName(changes.name);
     return changes;
   }
+// </update>
 // </sample>
 // <bare>
   static restore(id: bigint): __Thing__ {

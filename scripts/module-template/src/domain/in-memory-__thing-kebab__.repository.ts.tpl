@@ -30,6 +30,7 @@ export class InMemory__Thing__Repository extends __Thing__Repository {
   async list({ limit, after }: __Thing__Page): Promise<__Thing__[]> {
     return this.stored.filter((__thing__) => __thing__.id > after).slice(0, limit);
   }
+// <update>
 
   async update(id: bigint, changes: __Thing__Changes): Promise<__Thing__ | undefined> {
     const index = this.stored.findIndex((__thing__) => __thing__.id === id);
@@ -38,11 +39,14 @@ export class InMemory__Thing__Repository extends __Thing__Repository {
     this.stored[index] = __Thing__.restore(id, { name: changes.name ?? name, status: changes.status ?? status });
     return this.stored[index];
   }
+// </update>
+// <delete>
 
   async remove(id: bigint): Promise<boolean> {
     const index = this.stored.findIndex((__thing__) => __thing__.id === id);
     if (index !== -1) this.stored.splice(index, 1);
     return index !== -1;
   }
+// </delete>
 // </sample>
 }

@@ -134,6 +134,7 @@ export class __Things__Controller {
     return to__Thing__Response(await this.__things__.get(id));
   }
 // <sample>
+// <update>
 
   @Patch(':__thing__Id')
   @ApiOperation({
@@ -151,6 +152,8 @@ export class __Things__Controller {
   ): Promise<__Thing__Response> {
     return to__Thing__Response(await this.__things__.update(id, body));
   }
+// </update>
+// <delete>
 
   @Delete(':__thing__Id')
   @HttpCode(204)
@@ -165,5 +168,6 @@ export class __Things__Controller {
   async remove(@Param('__thing__Id', IntegerIdPipe) id: bigint, @Query() _query: NoQueryParameters): Promise<void> {
     await this.__things__.remove(id);
   }
+// </delete>
 // </sample>
 }

@@ -41,12 +41,16 @@ export class Sql__Thing__Repository extends __Thing__Repository {
       page: dialect.statement(
         `SELECT ${COLUMNS} FROM __things_snake__ WHERE __things_snake__.id > $1 ORDER BY __things_snake__.id LIMIT $2`,
       ),
+// <update>
       // One conditional write: the row as it is after it, or no row when none has the id.
       update: dialect.statement(
         'UPDATE __things_snake__ SET name = COALESCE($2, name), status = COALESCE($3, status) ' +
           `WHERE __things_snake__.id = $1 RETURNING ${COLUMNS}`,
       ),
+// </update>
+// <delete>
       remove: dialect.statement('DELETE FROM __things_snake__ WHERE __things_snake__.id = $1'),
+// </delete>
 // </sample>
 // <bare>
       insert: dialect.insertReturningId('INSERT INTO __things_snake__ DEFAULT VALUES'),
@@ -76,6 +80,7 @@ export class Sql__Thing__Repository extends __Thing__Repository {
     const records = await this.db.read<__Thing__Record>(this.sql.page, [String(after), limit]);
     return records.map(__Thing__Mapper.toDomain);
   }
+// <update>
 
   async update(id: bigint, changes: __Thing__Changes): Promise<__Thing__ | undefined> {
     const { rows } = await this.db.write(this.sql.update, [
@@ -85,10 +90,13 @@ export class Sql__Thing__Repository extends __Thing__Repository {
     ]);
     return rows.length > 0 ? __Thing__Mapper.toDomain(rows[0] as unknown as __Thing__Record) : undefined;
   }
+// </update>
+// <delete>
 
   async remove(id: bigint): Promise<boolean> {
     const { changed } = await this.db.write(this.sql.remove, [String(id)]);
     return changed === 1;
   }
+// </delete>
 // </sample>
 }

@@ -1,4 +1,5 @@
 // <sample>
+// <update>
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsString, Length, ValidateIf } from 'class-validator';
 import { __THING___NAME_MAX_LENGTH } from '../../domain/__thing-kebab__';
@@ -19,4 +20,5 @@ export class Update__Thing__Dto {
   @IsIn(__THING___STATUS_VALUES, { message: `status must be one of ${__THING___STATUS_VALUES.join(', ')}` })
   status?: __Thing__StatusValue;
 }
+// </update>
 // </sample>
