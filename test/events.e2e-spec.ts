@@ -38,7 +38,8 @@ class CreateAuditTables1900000000001 implements MigrationInterface {
 }
 
 /** Whether the audit refuses Boom: until its operator mends it, and replays the parked event. */
-const audit = { refusesBoom: true };
+/** Whether the audit refuses Boom: until its operator mends it, and replays the parked event; and how often its handler ran, by kennel name. */
+const audit = { refusesBoom: true, runs: new Map<string, number>() };
 
 @Module({})
 class AuditModule {
@@ -51,6 +52,7 @@ class AuditModule {
       event: KENNEL_OPENED,
       async handle(event) {
         const { kennelId, name } = event.payload;
+        audit.runs.set(name, (audit.runs.get(name) ?? 0) + 1);
         await db.write(insert, [event.id, String(kennelId), typeof kennelId === 'bigint' ? 1 : 0, event.occurredAt]);
         if (name === 'Boom' && audit.refusesBoom) throw new Error('the audit cannot take a kennel named Boom');
       },
@@ -471,6 +473,64 @@ for (const kind of DATABASE_KINDS) {
           stderr: 'No subscription is named gone.module-seen (npm run events -- subscriptions lists them).\n',
         });
         await events('forget', 'recent.module-seen');
+      });
+    },
+  );
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe.skipIf(kind.skipReason)(
+    `a subscription's progress, on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
+    () => {
+      let t: TestApp;
+      beforeAll(async () => {
+        t = await startTestApp({ kind, parts: [...COMPOSITION, ...EVENT_TEST_PARTS], env: { EVENTS_POLL_MS: '50' } });
+      });
+      afterAll(() => t?.close());
+
+      it("moves in the handler's own transaction: while the database refuses to move it, the handler's writes are undone with it", async () => {
+        // A real refusal of the database: a trigger that fails every update of the audit's progress row. Were the
+        // progress written after the handler's commit, each attempt would leave the handler's row behind it.
+        const refuse =
+          kind.name === 'postgres'
+            ? [
+                'CREATE FUNCTION refuse_progress() RETURNS trigger LANGUAGE plpgsql AS ' +
+                  "$$ BEGIN RAISE EXCEPTION 'progress refused by the test'; END $$",
+                'CREATE TRIGGER refuse_progress BEFORE UPDATE ON events_subscriptions FOR EACH ROW ' +
+                  "WHEN (OLD.subscriber = 'audit.kennels-seen') EXECUTE FUNCTION refuse_progress()",
+              ]
+            : [
+                "CREATE TRIGGER refuse_progress BEFORE UPDATE ON events_subscriptions WHEN OLD.subscriber = 'audit.kennels-seen' " +
+                  "BEGIN SELECT RAISE(ABORT, 'progress refused by the test'); END",
+              ];
+        for (const statement of refuse) await queryDatabase(t.database.url, statement);
+        const name = `Refused progress on ${kind.name}`;
+        const opened = await t.http().post('/v1/kennels').set(AUTH).send({ name });
+        expect(opened.status).toBe(201);
+        const seen = async () =>
+          Number(
+            (
+              await queryDatabase(
+                t.database.url,
+                `SELECT COUNT(*) AS n FROM audit_seen WHERE kennel_id = '${opened.body.id}'`,
+              )
+            )[0].n,
+          );
+        try {
+          await waitFor(
+            () => (audit.runs.get(name) ?? 0) >= 3,
+            'three attempts at the event while its progress is refused',
+          );
+          expect(await seen()).toBe(0);
+        } finally {
+          await queryDatabase(
+            t.database.url,
+            'DROP TRIGGER refuse_progress' + (kind.name === 'postgres' ? ' ON events_subscriptions' : ''),
+          );
+        }
+        await waitFor(async () => (await seen()) > 0, 'the event handled once its progress may move');
+        await eventsSettled(t);
+        expect(await seen()).toBe(1);
       });
     },
   );
