@@ -74,15 +74,25 @@ describe('architecture rules', () => {
   });
 });
 
+/** What ESLint's no-restricted-syntax says of `source` with these selectors, as the lint gate configures it. */
+function restrictedSyntax(source: string, selectors: ReadonlyArray<{ selector: string; message: string }>) {
+  return new Linter({ configType: 'flat' }).verify(source, [
+    { languageOptions: { parser: tseslint.parser }, rules: { 'no-restricted-syntax': ['error', ...selectors] } },
+  ]);
+}
+
+/** The lint gate's no-restricted-syntax for the files of `glob` (the configuration's entry that names it). */
+function restrictedSyntaxIn(glob: string): unknown {
+  const entry = (config as Array<{ files?: string[]; rules?: Record<string, unknown> }>).find((candidate) =>
+    candidate.files?.includes(glob),
+  );
+  return entry?.rules?.['no-restricted-syntax'];
+}
+
 describe('computed imports', () => {
   it('are refused by ESLint, which the cruise cannot follow', () => {
     const file = resolve(FIXTURE, 'libs/shop/src/domain/computed-import.ts');
-    const messages = new Linter({ configType: 'flat' }).verify(readFileSync(file, 'utf8'), [
-      {
-        languageOptions: { parser: tseslint.parser },
-        rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS] },
-      },
-    ]);
+    const messages = restrictedSyntax(readFileSync(file, 'utf8'), COMPUTED_IMPORTS);
     expect(messages.map(({ line, message }) => `${line}: ${message}`)).toEqual([
       '3: Import a module by a path written out: the layer rules cannot follow a computed one.',
       '4: Require a module by a path written out: the layer rules cannot follow a computed one.',
@@ -105,12 +115,7 @@ describe('routes that state no scope', () => {
       "@Controller('c') export class C { @Post() @RequiresScope('c:write') add() {} helper() {} }",
       "@Controller('d') class D { @Patch(':id') change() {} @All('*') any() {} }",
     ].join('\n');
-    const messages = new Linter({ configType: 'flat' }).verify(source, [
-      {
-        languageOptions: { parser: tseslint.parser },
-        rules: { 'no-restricted-syntax': ['error', ...UNSCOPED_ROUTES] },
-      },
-    ]);
+    const messages = restrictedSyntax(source, UNSCOPED_ROUTES);
     const refused =
       "A route states its scope: @Scoped('<area>') on its controller, @RequiresScope('<area>:<access>') or @Public() (@ForMonitors()) on it.";
     expect(messages.map(({ line, column, message }) => `${line}:${column} ${message}`)).toEqual([
@@ -121,10 +126,7 @@ describe('routes that state no scope', () => {
   });
 
   it("are refused in the service's code by the lint gate, beside computed imports", () => {
-    const entry = (config as Array<{ files?: string[]; rules?: Record<string, unknown> }>).find((candidate) =>
-      candidate.files?.includes('libs/*/src/**/*.ts'),
-    );
-    expect(entry?.rules?.['no-restricted-syntax']).toEqual(['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES]);
+    expect(restrictedSyntaxIn('libs/*/src/**/*.ts')).toEqual(['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES]);
   });
 });
 
@@ -135,20 +137,12 @@ describe('comparisons of secrets', () => {
       'const b = Buffer.compare(digestOf(presented), stored) === 0;',
       'const c = timingSafeEqual(digestOf(presented), stored);',
     ].join('\n');
-    const messages = new Linter({ configType: 'flat' }).verify(source, [
-      {
-        languageOptions: { parser: tseslint.parser },
-        rules: { 'no-restricted-syntax': ['error', ...EARLY_EXIT_COMPARES] },
-      },
-    ]);
+    const messages = restrictedSyntax(source, EARLY_EXIT_COMPARES);
     expect(messages.map(({ line }) => line)).toEqual([1, 2]);
   });
 
   it('are refused by the lint gate in the auth module', () => {
-    const entry = (config as Array<{ files?: string[]; rules?: Record<string, unknown> }>).find((candidate) =>
-      candidate.files?.includes('libs/auth/src/**/*.ts'),
-    );
-    expect(entry?.rules?.['no-restricted-syntax']).toEqual([
+    expect(restrictedSyntaxIn('libs/auth/src/**/*.ts')).toEqual([
       'error',
       ...COMPUTED_IMPORTS,
       ...UNSCOPED_ROUTES,
