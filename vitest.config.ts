@@ -26,6 +26,11 @@ export default defineConfig({
     exclude: EXCLUDED,
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    // A worker imports the application's modules once for all the files it runs, not once per file: the files share
+    // no state a test changes (no module mocks, fake timers or writes to the environment; each builds the application
+    // it tests), and `npm test` takes half the time (the workers' import time from 113 s to 9 s). For every project:
+    // vitest has one pool.
+    isolate: false,
     // The e2e suites mostly wait on sockets and child processes: two at a time even on two cores.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000 * scale,
