@@ -379,7 +379,16 @@ function withoutUnusedImports(text) {
     const used = list
       .split(',')
       .map((name) => name.trim())
-      .filter((name) => name && new RegExp(`\\b${name.replace(/^type /, '').split(/\\s+as\\s+/).pop()}\\b`).test(rest));
+      .filter(
+        (name) =>
+          name &&
+          new RegExp(
+            `\\b${name
+              .replace(/^type /, '')
+              .split(/\\s+as\\s+/)
+              .pop()}\\b`,
+          ).test(rest),
+      );
     return used.length === 0 ? '' : `import ${type}{ ${used.join(', ')} } from ${from};\n`;
   });
 }
