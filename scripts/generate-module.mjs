@@ -393,6 +393,51 @@ function withoutUnusedImports(text) {
   });
 }
 
+/** Every `.ts` file under `folder`, with its text. */
+function sources(folder) {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.ts(\.tpl)?$/.test(file))
+    .map((file) => ({ file: join(folder, file), text: readFileSync(join(folder, file), 'utf8') }));
+}
+
+/** The OpenAPI schema names (`@ApiSchema({ name })`, `enumName`) and error codes (`*_ERROR_CODES`) a text declares. */
+function declaredNames(text) {
+  const schemas = [...text.matchAll(/(?:@ApiSchema\(\{\s*name|enumName):\s*'(\w+)'/g)].map((match) => match[1]);
+  const codes = [...text.matchAll(/_ERROR_CODES = \{([^}]*)\}/g)].flatMap(([, body]) =>
+    [...body.matchAll(/:\s*'([a-z0-9_]+)'/g)].map((match) => match[1]),
+  );
+  return { schemas, codes };
+}
+
+/**
+ * Refuses a module whose schema names or error codes another module declares: the OpenAPI document holds one schema
+ * by a name, and the error catalogue one meaning by a code, so the service would refuse to start (a generated
+ * `orders` beside the store, whose `Order` and `order_not_found` are its own).
+ */
+function refuseNamesTaken() {
+  const mine = sources(TEMPLATE).map(({ text }) => declaredNames(select(fill(text))));
+  const wanted = new Set(mine.flatMap(({ schemas, codes }) => [...schemas, ...codes]));
+  const taken = [];
+  for (const library of readdirSync(join(ROOT, 'libs'))) {
+    const src = join(ROOT, 'libs', library, 'src');
+    if (!existsSync(src)) continue;
+    const theirs = sources(src).map(({ text }) => declaredNames(text));
+    const schemas = [...new Set(theirs.flatMap((names) => names.schemas))]
+      .filter((schema) => wanted.has(schema))
+      .sort();
+    const codes = [...new Set(theirs.flatMap((names) => names.codes))].filter((code) => wanted.has(code)).sort();
+    if (schemas.length > 0) taken.push(`libs/${library} has the schema names ${schemas.join(', ')}`);
+    if (codes.length > 0) taken.push(`libs/${library} has the error codes ${codes.join(', ')}`);
+  }
+  if (taken.length > 0) {
+    fail(
+      `${name} would declare names another module has (the document and the error catalogue hold each once): ` +
+        `${taken.join('; ')}. Give its entity another name with --entity`,
+    );
+  }
+}
+refuseNamesTaken();
+
 const target = join(ROOT, 'libs', name);
 const written = [];
 const copy = (folder) => {

@@ -40,6 +40,12 @@ describe('npm run generate:module, its options', () => {
     [['orders', '--depends-on'], '--depends-on needs the name of a module: --depends-on pets'],
     [['pets'], 'libs/pets exists already'],
     [
+      ['orders'],
+      'orders would declare names another module has (the document and the error catalogue hold each once): ' +
+        'libs/store has the schema names NewOrder, Order, OrderStatus; libs/store has the error codes ' +
+        'invalid_order, order_not_found. Give its entity another name with --entity',
+    ],
+    [
       ['gadgets', '--bare', '--no-delete'],
       '--bare has no PATCH or DELETE to leave out: give --bare alone, or --no-update / --no-delete without it',
     ],
