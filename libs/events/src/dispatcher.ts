@@ -109,8 +109,11 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly lastProgress = new Map<string, Progress>();
   /** Subscriptions' rows no module of this instance has, and when an instance that has them last said so. */
   private orphans = new Map<string, number>();
-  /** This database's horizon as last read (PostgreSQL), when, and whether a read of it is under way. */
-  private localHorizon = { value: BigInt(NO_HORIZON), readAt: 0, reading: false };
+  /**
+   * This database's horizon as last read, when, and whether a read of it is under way: on PostgreSQL none until the
+   * first read (the server's holds meanwhile); on SQLite past every event.
+   */
+  private readonly localHorizon: { value: bigint; readAt: number; reading: boolean };
 
   constructor(
     private readonly db: SqlClient,
@@ -119,6 +122,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     @Optional() private readonly tracing?: RequestTracing,
     @Optional() metrics?: MetricsService,
   ) {
+    this.localHorizon = { value: db.isPostgres ? 0n : BigInt(NO_HORIZON), readAt: 0, reading: false };
     this.handled = metrics?.counter('events_handled_total', 'Events a subscriber handled, by subscriber.', [
       'subscriber',
     ]);
@@ -164,7 +168,6 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.db.isPostgres) this.localHorizon.value = 0n;
     const now = Date.now();
     for (const subscription of this.outbox.subscriptions.values()) {
       await this.db.write(this.outbox.statements.register, [subscription.subscriber, subscription.event, now]);
