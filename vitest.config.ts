@@ -35,7 +35,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000 * scale,
     hookTimeout: 60_000 * scale,
-    // `npm test` runs the first, `npm run test:slow` the second; `npx vitest run <file>` finds a file in either.
+    // `npm test` runs the first, `npm run test:slow` the other two; `npx vitest run <file>` finds a file in any.
     projects: [
       {
         extends: true,
