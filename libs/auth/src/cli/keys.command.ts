@@ -41,7 +41,8 @@ async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<
   const keys = new ApiKeysService(new TypeOrmApiKeyRepository(sql));
   switch (parsed.command) {
     case 'create': {
-      const { key, apiKey } = await keys.create(parsed.name, scopesOf(parsed.scopes) ?? EVERY_SCOPE);
+      const scopes = parsed.scopes === undefined ? EVERY_SCOPE : scopesOf(parsed.scopes);
+      const { key, apiKey } = await keys.create(parsed.name, scopes);
       io.out(key);
       io.err(
         `Created key "${apiKey.name}" (${apiKey.prefix}), granting ${apiKey.scopes.join(' ')}. ` +
@@ -50,7 +51,7 @@ async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<
       break;
     }
     case 'set-scopes': {
-      const { apiKey, before } = await keys.setScopes(parsed.name, scopesOf(parsed.scopes)!);
+      const { apiKey, before } = await keys.setScopes(parsed.name, scopesOf(parsed.scopes));
       io.out(`Key "${apiKey.name}" (${apiKey.prefix}) granted ${before.join(' ')}; now ${apiKey.scopes.join(' ')}.`);
       break;
     }
@@ -73,18 +74,17 @@ async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<
 }
 
 type Command =
-  | { command: 'create' | 'set-scopes'; name: string; scopes?: string }
+  | { command: 'create'; name: string; scopes?: string }
+  | { command: 'set-scopes'; name: string; scopes: string }
   | { command: 'revoke'; name: string }
   | { command: 'list'; json: boolean };
 
 /** `--scopes` as given, checked against the scopes the service's routes need (their modules are composed here). */
-function scopesOf(given: string | undefined): string[] | undefined {
-  return given === undefined
-    ? undefined
-    : scopePatterns(
-        given.split(',').map((scope) => scope.trim()),
-        declaredScopes(),
-      );
+function scopesOf(given: string): string[] {
+  return scopePatterns(
+    given.split(',').map((scope) => scope.trim()),
+    declaredScopes(),
+  );
 }
 
 function parseCommand(argv: readonly string[]): Command | 'help' {
