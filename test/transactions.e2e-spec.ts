@@ -179,6 +179,37 @@ for (const kind of DATABASE_KINDS) {
         expect(await namesLike('texts-%')).toEqual(names);
       });
 
+      it('ends transactions that send no statement, resolved or thrown, and leaves no connection inside one', async () => {
+        // More than the pool's ten connections, so that one left inside its transaction would be met again.
+        const resolved = await Promise.all(Array.from({ length: 25 }, (_, n) => db.sql.transaction(async () => n)));
+        expect(resolved).toEqual(Array.from({ length: 25 }, (_, n) => n));
+        const thrown = await Promise.allSettled(
+          Array.from({ length: 25 }, () =>
+            db.sql.transaction(async () => {
+              throw new Error('refused before any statement');
+            }),
+          ),
+        );
+        expect(thrown.map((outcome) => (outcome as PromiseRejectedResult).reason?.message)).toEqual(
+          Array.from({ length: 25 }, () => 'refused before any statement'),
+        );
+        const names = Array.from({ length: 25 }, (_, n) => `after-empty-${String(n).padStart(2, '0')}`);
+        await Promise.all(
+          names.map((name) =>
+            db.sql.transaction(() =>
+              db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), [name]),
+            ),
+          ),
+        );
+        expect(await namesLike('after-empty-%')).toEqual(names);
+        if (kind.name === 'postgres') {
+          const [{ open }] = await db.sql.read<{ open: string }>(
+            "SELECT CAST(COUNT(*) AS TEXT) AS open FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+          );
+          expect(open).toBe('0');
+        }
+      });
+
       describe('carrying(): a write and the row it carries', () => {
         const carriedRows =
           kind.name === 'postgres'

@@ -46,6 +46,9 @@ export function dataSourceOptions(
     extra: {
       Client: PostgresConnection,
       max: 10,
+      // A statement is sent without waiting for the answer to the one before it (SqlClient: a transaction's begin
+      // rides its first statement, a carried row its commit); statements awaited one by one run as without it.
+      pipeline: true,
       connectionTimeoutMillis: timeoutMs,
       query_timeout: timeoutMs,
       statement_timeout: timeoutMs,

@@ -12,8 +12,55 @@ const READ_TIMEOUT = 'Query read timeout';
  * back no connection that cannot be queried, opens a fresh one.
  */
 export class PostgresConnection extends Client {
+  /** A statement is written, held back to go out with the next one ({@link sendWithNext}). */
+  private holding = false;
+
   // The promise form, the one TypeORM calls; the callback form and query objects are node-postgres' own.
   override query(...args: unknown[]): never {
+    try {
+      return this.submit(args);
+    } finally {
+      // In pipeline mode a statement is written as it is submitted: the one held back goes out with it, one write.
+      this.flush();
+    }
+  }
+
+  /** Writes the statement held back for the next one now: there is no next one. */
+  flush(): void {
+    if (this.holding) {
+      this.holding = false;
+      this.stream.uncork();
+    }
+  }
+
+  /**
+   * Sends `sql` (no parameters) with the statement sent next on this connection, in one write to the socket: with
+   * pipeline mode, one round trip for both (a transaction's begin and its first statement).
+   */
+  sendWithNext(sql: string): Promise<QueryResult> {
+    if (!this.holding) {
+      this.stream.cork();
+      this.holding = true;
+    }
+    return this.submit([sql]);
+  }
+
+  /** What `send` sends, in one write to the socket (a transaction's last statement and its COMMIT). */
+  together<T>(send: () => T): T {
+    this.stream.cork();
+    try {
+      return send();
+    } finally {
+      this.stream.uncork();
+    }
+  }
+
+  private get stream(): { cork(): void; uncork(): void; destroy(): void } {
+    return (this as unknown as { connection: { stream: { cork(): void; uncork(): void; destroy(): void } } }).connection
+      .stream;
+  }
+
+  private submit(args: unknown[]): never {
     const [config, values, callback] = args;
     if (typeof callback === 'function' || typeof values === 'function' || isQueryObject(config)) {
       return (super.query as (...forwarded: unknown[]) => never)(...args);
@@ -33,7 +80,7 @@ export class PostgresConnection extends Client {
    */
   discard(): void {
     (this as unknown as { _queryable: boolean })._queryable = false;
-    (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    this.stream.destroy();
   }
 }
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
+import type { Pool, QueryResult } from 'pg';
 import {
   DataSource,
   QueryFailedError,
@@ -303,12 +303,16 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     return fence.guard(this.current.run(fence.runner, work));
   }
 
-  private async transactionNow<T>(work: () => Promise<T>, isolation: 'SERIALIZABLE' | undefined): Promise<T> {
+  private async transactionNow<T>(
+    work: () => Promise<T>,
+    isolation: 'SERIALIZABLE' | undefined,
+    last?: (result: T) => Closing,
+  ): Promise<T> {
     if (!this.isPostgres) return this.writes.transaction(work);
     const deadline = Date.now() + this.budgetMs;
     for (let ceiling = RETRY_FIRST_CEILING_MS; ; ceiling = Math.min(ceiling * 2, RETRY_CEILING_MS)) {
       try {
-        return await this.postgresTransaction(work, isolation);
+        return await this.postgresTransaction(work, isolation, last);
       } catch (error) {
         const pauseMs = Math.random() * ceiling;
         if (!isSerializationFailure(error) || Date.now() + pauseMs >= deadline) throw error;
@@ -331,7 +335,16 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    * it, and no transaction.
    */
   carrying<T>(change: () => Promise<T>, carried: CarriedRow<T>): Promise<T> {
-    if (this.isPostgres || this.current.getStore() || this.demand.getStore()) {
+    if (this.isPostgres && !this.current.getStore() && !this.demand.getStore()) {
+      if (this.carriers.getStore()) {
+        return Promise.reject(new Error('carrying() runs one write: a transaction inside it would wait for its batch'));
+      }
+      const last = (result: T): Closing => ({ sql: carried.sql, parameters: [JSON.stringify([carried.row(result)])] });
+      return this.spans
+        ? this.spans.transaction(change, (traced) => this.transactionNow(traced, undefined, last))
+        : this.transactionNow(change, undefined, last);
+    }
+    if (this.current.getStore() || this.demand.getStore()) {
       const both = async () => {
         const result = await change();
         await this.write(carried.sql, [JSON.stringify([carried.row(result)])]);
@@ -351,24 +364,49 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     return this.transaction(work);
   }
 
-  private async postgresTransaction<T>(work: () => Promise<T>, isolation: 'SERIALIZABLE' | undefined): Promise<T> {
+  private async postgresTransaction<T>(
+    work: () => Promise<T>,
+    isolation: 'SERIALIZABLE' | undefined,
+    last?: (result: T) => Closing,
+  ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const connection = (await runner.connect()) as PostgresConnection;
     try {
-      await begin(runner, isolation);
+      const begun = begin(connection, runner, isolation);
       let result: T;
       try {
         result = await this.fenced(runner, work);
+        connection.flush();
+        await begun;
       } catch (error) {
+        connection.flush();
+        await begun.catch(() => undefined);
         // A connection whose rollback did not complete may still hold the transaction: it goes, it is not pooled.
         await runner.rollbackTransaction().catch(() => discard(runner));
         throw error;
       }
-      await confirmed(runner.commitTransaction());
+      if (last) await this.commitWith(connection, runner, last(result));
+      else await confirmed(runner.commitTransaction());
       return result;
     } finally {
       await runner.release();
     }
+  }
+
+  /** The transaction's last statement and its COMMIT, sent together: one round trip. */
+  private async commitWith(connection: PostgresConnection, runner: QueryRunner, closing: Closing): Promise<void> {
+    const { sql, parameters } = closing;
+    const [written, committed] = connection.together(() => [send(connection, sql, parameters), send(connection, 'COMMIT')]);
+    Object.assign(runner, { isTransactionActive: false, transactionDepth: 0 });
+    try {
+      await (this.spans ? this.spans.statement(sql, () => written) : written);
+    } catch (error) {
+      // The transaction failed with it: the COMMIT ends it with a rollback.
+      await committed.catch(() => discard(runner));
+      throw error;
+    }
+    const { command } = await confirmed(committed);
+    if (command !== 'COMMIT') throw new Error(`COMMIT answered ${command}`);
   }
 
   /** SQLite: the writing connection, opened on first use, or again after it failed to open. */
@@ -406,6 +444,22 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
 }
 
 /**
+ * `sql` sent on `connection` now (in pipeline mode, behind what was sent before it, without waiting for its answer); a
+ * failure is TypeORM's QueryFailedError, as from a runner.
+ */
+function send(connection: PostgresConnection, sql: string, parameters: unknown[] = []): Promise<QueryResult> {
+  return (connection.query(sql, parameters) as Promise<QueryResult>).catch((error: unknown) => {
+    throw new QueryFailedError(sql, parameters, error as Error);
+  });
+}
+
+/** A transaction's last statement, sent with its COMMIT. */
+interface Closing {
+  readonly sql: string;
+  readonly parameters: unknown[];
+}
+
+/**
  * A commit (or a statement that commits by itself) whose answer never came: the server may have applied it. Told
  * apart from a refusal, so that the client hears "may have been applied" rather than "was not".
  */
@@ -418,14 +472,25 @@ async function confirmed<T>(commit: Promise<T>): Promise<T> {
 }
 
 /**
- * Begins a PostgreSQL transaction at `isolation` in one round trip (TypeORM's startTransaction() takes two: START
- * TRANSACTION, then SET TRANSACTION ISOLATION LEVEL), and marks the runner as startTransaction() marks it, so that
- * TypeORM's own calls (a repository's save()) join the transaction rather than begin one, and its commitTransaction()
- * and rollbackTransaction() end it.
+ * Begins a PostgreSQL transaction at `isolation`, sent at once and not waited for: the transaction's first statement
+ * follows it on the connection (node-postgres' pipeline mode) instead of a round trip later. The statements after it
+ * run inside it whatever the answer: on a connection that works, START TRANSACTION does not fail (its answer is read
+ * before the commit); on one that fails, neither do they run. TypeORM's startTransaction() takes two round trips (START
+ * TRANSACTION, then SET TRANSACTION ISOLATION LEVEL). The runner is marked as startTransaction() marks it, so that
+ * TypeORM's own calls (a repository's save()) join the transaction rather than begin one, and its
+ * commitTransaction() and rollbackTransaction() end it.
  */
-async function begin(runner: QueryRunner, isolation: 'SERIALIZABLE' | undefined): Promise<void> {
-  await runner.query(isolation ? `START TRANSACTION ISOLATION LEVEL ${isolation}` : 'START TRANSACTION');
+function begin(
+  connection: PostgresConnection,
+  runner: QueryRunner,
+  isolation: 'SERIALIZABLE' | undefined,
+): Promise<unknown> {
+  const sql = isolation ? `START TRANSACTION ISOLATION LEVEL ${isolation}` : 'START TRANSACTION';
+  const begun = connection.sendWithNext(sql).catch((error: unknown) => {
+    throw new QueryFailedError(sql, [], error as Error);
+  });
   Object.assign(runner, { isTransactionActive: true, transactionDepth: 1 });
+  return begun;
 }
 
 /** Closes the runner's connection, so that the pool, which takes back no connection that cannot be queried, drops it. */
