@@ -12,7 +12,7 @@ import type { DatabaseSettings } from './database.settings';
  * model, which the migrations make exactly (test/schema.e2e-spec.ts).
  */
 export function dataSourceOptions(
-  { location, timeoutMs }: DatabaseSettings,
+  { location, timeoutMs, poolSize }: DatabaseSettings,
   { entities, migrations }: { entities: readonly Type[]; migrations: readonly Type[] },
   fileGuard: SqliteFileGuard,
 ): DataSourceOptions {
@@ -45,7 +45,7 @@ export function dataSourceOptions(
     connectTimeoutMS: timeoutMs,
     extra: {
       Client: PostgresConnection,
-      max: 10,
+      max: poolSize,
       // A statement is sent without waiting for the answer to the one before it (SqlClient: a transaction's begin
       // rides its first statement, a carried row its commit); statements awaited one by one run as without it.
       pipeline: true,

@@ -18,6 +18,7 @@ describe('DatabaseSettings', () => {
         location: { type: 'sqlite', path: join(folder, 'data', 'petstore.sqlite') },
         timeoutMs: 3_000,
         transactionIdleMs: 50,
+        poolSize: 10,
       });
       expect(statSync(join(folder, 'data')).isDirectory()).toBe(true);
     } finally {
@@ -25,16 +26,18 @@ describe('DatabaseSettings', () => {
     }
   });
 
-  it('reads the three variables', () => {
+  it('reads the four variables', () => {
     const settings = DatabaseSettings.fromEnvironment({
       DATABASE_URL: 'postgres://pets@db.internal:5432/pets',
       DATABASE_TIMEOUT_MS: '750',
       DATABASE_TRANSACTION_IDLE_MS: '120',
+      DATABASE_POOL_SIZE: '4',
     });
     expect({ ...settings }).toEqual({
       location: { type: 'postgres', url: 'postgres://pets@db.internal:5432/pets' },
       timeoutMs: 750,
       transactionIdleMs: 120,
+      poolSize: 4,
     });
   });
 
@@ -49,6 +52,8 @@ describe('DatabaseSettings', () => {
     [{ DATABASE_TIMEOUT_MS: '10' }, 'DATABASE_TIMEOUT_MS'],
     [{ DATABASE_TRANSACTION_IDLE_MS: '0' }, 'DATABASE_TRANSACTION_IDLE_MS'],
     [{ DATABASE_TRANSACTION_IDLE_MS: 'soon' }, 'DATABASE_TRANSACTION_IDLE_MS'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_POOL_SIZE: '1001' }, 'DATABASE_POOL_SIZE'],
   ])('refuses %j, naming %s', (env, variable) => {
     expectRefusalNaming(
       () => DatabaseSettings.fromEnvironment({ DATABASE_URL: `sqlite:${folder}/db.sqlite`, ...env }),

@@ -1,7 +1,10 @@
 import { Settings, type Environment } from '@app/platform';
 import { parseDatabaseUrl, type DatabaseLocation } from './database-url';
 
-/** The database's own variables: `DATABASE_URL`, `DATABASE_TIMEOUT_MS` and `DATABASE_TRANSACTION_IDLE_MS`. */
+/**
+ * The database's own variables: `DATABASE_URL`, `DATABASE_TIMEOUT_MS`, `DATABASE_TRANSACTION_IDLE_MS` and
+ * `DATABASE_POOL_SIZE`.
+ */
 export class DatabaseSettings {
   private constructor(
     readonly location: DatabaseLocation,
@@ -15,6 +18,8 @@ export class DatabaseSettings {
      * (TransactionFence): on SQLite every other write waits behind an open transaction.
      */
     readonly transactionIdleMs: number,
+    /** PostgreSQL: the connections an instance holds at most (its pool); a fleet's instances share the server's. */
+    readonly poolSize: number,
   ) {}
 
   /** Reads and checks them; throws a ConfigError naming the variable. */
@@ -23,6 +28,7 @@ export class DatabaseSettings {
       parseDatabaseUrl(settings.text('DATABASE_URL') ?? 'sqlite:./data/petstore.sqlite'),
       settings.integer('DATABASE_TIMEOUT_MS', 3_000, 100, 600_000),
       settings.integer('DATABASE_TRANSACTION_IDLE_MS', 50, 5, 60_000),
+      settings.integer('DATABASE_POOL_SIZE', 10, 1, 1_000),
     );
   }
 
