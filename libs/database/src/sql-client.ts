@@ -396,7 +396,10 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   /** The transaction's last statement and its COMMIT, sent together: one round trip. */
   private async commitWith(connection: PostgresConnection, runner: QueryRunner, closing: Closing): Promise<void> {
     const { sql, parameters } = closing;
-    const [written, committed] = connection.together(() => [send(connection, sql, parameters), send(connection, 'COMMIT')]);
+    const [written, committed] = connection.together(() => [
+      send(connection, sql, parameters),
+      send(connection, 'COMMIT'),
+    ]);
     Object.assign(runner, { isTransactionActive: false, transactionDepth: 0 });
     try {
       await (this.spans ? this.spans.statement(sql, () => written) : written);
