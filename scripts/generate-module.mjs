@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]...
- *   [--subscribes-to <event>]... [--bare] [--no-update] [--no-delete] [--stability beta|experimental]
+ * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--fields "<field> ..."]
+ *   [--depends-on <module>]... [--subscribes-to <event>]... [--bare] [--no-update] [--no-delete]
+ *   [--stability beta|experimental]
  *
  * Writes a new feature module under libs/<name>/ from scripts/module-template/,
  * at the standard pets keeps (a neutral skeleton: an entity with int64 ids kept
@@ -11,7 +12,8 @@
  * retry (`@Idempotent()`), get, PATCH and DELETE, class-validator DTOs, unit
  * tests, an e2e suite on both databases and the module's README), then adds its
  * feature to the composition (apps/petstore/src/composition.ts). Its routes are served at /v1/<name>, or at
- * /v1/<route> with --path (`shop/orders`). With --bare, the entity has an id
+ * /v1/<route> with --path (`shop/orders`). With --fields, the entity has the fields named (scripts/module-fields.mjs
+ * says which, and how the template's `<each field>` blocks write them) instead of the sample's name and status. With --bare, the entity has an id
  * and nothing else, with create and get only: the template's `<sample>` blocks
  * are left out and its `<bare>` ones kept; --no-update and --no-delete leave out its `<update>` (PATCH) and `<delete>`
  * blocks, and the names only they imported. With --depends-on pets it also writes, for each facade pets exports (its
@@ -30,6 +32,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { SAMPLE_FIELDS, parseFields, perFieldFiles, writeFields } from './module-fields.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TEMPLATE = join(ROOT, 'scripts/module-template');
@@ -67,6 +70,10 @@ Options:
   --subscribes-to <event>    a subscription to another module's event, recording each in a table of its own
                              (repeatable)
                                npm run generate:module -- audits --subscribes-to pets.pet-created
+  --fields "<field> ..."     the entity's fields, each name:kind, instead of the sample's name and status: the
+                             kinds string(min..max) (string alone: 1..255) and enum(a,b,c), an enum's default
+                             after = (a create may leave it out); each through every layer, with its tests
+                               npm run generate:module -- tickets --fields "title:string(1..80) state:enum(open,closed)=open"
   --bare                     an id, create and get only: none of the sample fields, no list, PATCH or DELETE
                                npm run generate:module -- widgets --bare
   --no-update                no PATCH: its things are never changed once made (a ledger's entries)
@@ -85,6 +92,7 @@ const OPTIONS = [
   '--path',
   '--depends-on',
   '--subscribes-to',
+  '--fields',
   '--bare',
   '--no-update',
   '--no-delete',
@@ -107,6 +115,7 @@ function parseArguments(args) {
   const positional = [];
   let entity;
   let path;
+  let fieldSpec;
   const dependsOn = [];
   const subscribesTo = [];
   let bare = false;
@@ -115,6 +124,8 @@ function parseArguments(args) {
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--entity') entity = valueOf(args, i++, 'person');
     else if (args[i] === '--path') path = valueOf(args, i++, 'store/gift-cards');
+    else if (args[i] === '--fields')
+      fieldSpec = valueOf(args, i++, '"title:string(1..80) state:enum(open,closed)=open"');
     else if (args[i] === '--depends-on') {
       const module = args[++i];
       if (module === undefined || module.startsWith('--'))
@@ -150,7 +161,9 @@ function parseArguments(args) {
   if (bare && (without.update || without.delete)) {
     fail('--bare has no PATCH or DELETE to leave out: give --bare alone, or --no-update / --no-delete without it');
   }
-  return { name: positional[0], entity, path, dependsOn, subscribesTo, bare, without, stability };
+  if (bare && fieldSpec !== undefined)
+    fail('--bare writes an entity without fields: give --bare or --fields, not both');
+  return { name: positional[0], entity, path, fieldSpec, dependsOn, subscribesTo, bare, without, stability };
 }
 
 /** English plural to singular for the usual cases; anything else needs --entity. */
@@ -172,6 +185,7 @@ const {
   name,
   entity = singular(name),
   path: route = name,
+  fieldSpec = SAMPLE_FIELDS,
   dependsOn,
   subscribesTo,
   bare,
@@ -326,6 +340,9 @@ function eventTypeOf(event) {
 
 const subscriptions = subscribesTo.map(eventTypeOf);
 
+/** The entity's fields, as the template writes them (scripts/module-fields.mjs). */
+const fields = parseFields(fieldSpec, fail);
+
 const article = articleOf(one.kebab);
 const prose = one.kebab.replaceAll('-', ' ');
 
@@ -393,6 +410,11 @@ function withoutUnusedImports(text) {
   });
 }
 
+/** A template's text as this module has it: its names and its fields written, the blocks it keeps. */
+function render(text) {
+  return select(writeFields(fill(text), fields, one));
+}
+
 /** Every `.ts` file under `folder`, with its text. */
 function sources(folder) {
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })
@@ -415,7 +437,9 @@ function declaredNames(text) {
  * `orders` beside the store, whose `Order` and `order_not_found` are its own).
  */
 function refuseNamesTaken() {
-  const mine = sources(TEMPLATE).map(({ text }) => declaredNames(select(fill(text))));
+  const mine = sources(TEMPLATE).flatMap(({ file, text }) =>
+    perFieldFiles(file, fields, one).map((each) => declaredNames(render(each.fill(text)))),
+  );
   const wanted = new Set(mine.flatMap(({ schemas, codes }) => [...schemas, ...codes]));
   const taken = [];
   for (const library of readdirSync(join(ROOT, 'libs'))) {
@@ -447,13 +471,15 @@ const copy = (folder) => {
       copy(source);
       continue;
     }
-    const destination = join(target, fill(relative(TEMPLATE, source)).replace(/\.tpl$/, ''));
-    const text = select(fill(readFileSync(source, 'utf8')));
-    // A file that is all sample (the status value object, the list query) is not written for a bare module.
-    if (text.trim() === '') continue;
-    mkdirSync(dirname(destination), { recursive: true });
-    writeFileSync(destination, text);
-    written.push(relative(ROOT, destination));
+    for (const each of perFieldFiles(relative(TEMPLATE, source), fields, one)) {
+      const destination = join(target, fill(each.path).replace(/\.tpl$/, ''));
+      const text = render(each.fill(readFileSync(source, 'utf8')));
+      // A file that is all sample (the status value object, the list query) is not written for a bare module.
+      if (text.trim() === '') continue;
+      mkdirSync(dirname(destination), { recursive: true });
+      writeFileSync(destination, text);
+      written.push(relative(ROOT, destination));
+    }
   }
 };
 copy(TEMPLATE);

@@ -16,20 +16,48 @@ describe('npm run generate:module, its options', () => {
   it('lists every option it takes, each with an example, on --help, and exits 0', () => {
     const help = generate('--help');
     expect([help.status, help.stderr]).toEqual([0, '']);
-    const options = ['--entity', '--path', '--depends-on', '--subscribes-to', '--bare', '--no-update', '--no-delete'];
-    for (const option of [...options, '--stability', '--help']) {
+    const options = ['--entity', '--path', '--fields', '--depends-on', '--subscribes-to', '--bare', '--no-update'];
+    for (const option of [...options, '--no-delete', '--stability', '--help']) {
       expect(help.stdout).toContain(`  ${option}`);
     }
     const examples = help.stdout.split('\n').filter((line) => /^\s+npm run generate:module -- \w/.test(line));
-    expect(examples).toHaveLength(8);
+    expect(examples).toHaveLength(9);
     expect(generate('orders', '-h').stdout).toBe(help.stdout);
   });
 
   it.each([
     [
       ['orders', '--colour', 'red'],
-      'unknown option --colour: the options are --entity, --path, --depends-on, --subscribes-to, --bare, --no-update, ' +
-        '--no-delete, --stability, --help (npm run generate:module -- --help)',
+      'unknown option --colour: the options are --entity, --path, --depends-on, --subscribes-to, --fields, --bare, ' +
+        '--no-update, --no-delete, --stability, --help (npm run generate:module -- --help)',
+    ],
+    [['tickets', '--fields'], '--fields needs a value: --fields "title:string(1..80) state:enum(open,closed)=open"'],
+    [
+      ['tickets', '--fields', 'title:text'],
+      '--fields: "title:text" is not a field: name:kind, the kinds string, string(1..80), enum(a,b,c), an enum\'s ' +
+        'default after =: --fields "title:string(1..80) status:enum(open,closed)=open"',
+    ],
+    [
+      ['tickets', '--fields', 'id:string title:string'],
+      "--fields: id is the entity's own, an int64 the database assigns: name the field otherwise",
+    ],
+    [['tickets', '--fields', 'title:string title:string(1..9)'], '--fields: title is given twice'],
+    [
+      ['tickets', '--fields', 'title:string(9..1)'],
+      '--fields: title:string(9..1) needs bounds min..max, 0 <= min <= max <= 10000: string(1..80)',
+    ],
+    [
+      ['tickets', '--fields', 'state:enum(open)'],
+      '--fields: state:enum(open) needs two or more distinct lowercase values: enum(open,closed)',
+    ],
+    [
+      ['tickets', '--fields', 'state:enum(open,closed)=lost'],
+      "--fields: state's default lost is not one of its values, open, closed",
+    ],
+    [['tickets', '--fields', 'title:string=x'], '--fields: title: only an enum takes a default'],
+    [
+      ['tickets', '--bare', '--fields', 'title:string'],
+      '--bare writes an entity without fields: give --bare or --fields, not both',
     ],
     [['orders', '--path'], '--path needs a value: --path store/gift-cards'],
     [['people', '--entity', '--bare'], '--entity needs a value: --entity person'],

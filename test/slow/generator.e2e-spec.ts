@@ -320,6 +320,56 @@ describe('npm run generate:module', () => {
     // Its lint and suites run with the whole suite, in a case below.
   });
 
+  it('writes the fields --fields names through every layer: a value object per enum, bounds, columns, tests', async () => {
+    const tickets = await generate(
+      'tickets',
+      '--fields',
+      'title:string(1..80) state:enum(open,on-hold,closed)=open priority:enum(low,high) note:string(0..500)',
+    );
+    expect(tickets.status, tickets.output).toBe(0);
+    const module = join(copy, 'libs/tickets');
+    const read = (file: string) => readFileSync(join(module, file), 'utf8');
+    expect(readdirSync(join(module, 'src/domain')).sort()).toEqual([
+      'in-memory-ticket.repository.ts',
+      'ticket-priority.spec.ts',
+      'ticket-priority.ts',
+      'ticket-state.spec.ts',
+      'ticket-state.ts',
+      'ticket.errors.ts',
+      'ticket.repository.ts',
+      'ticket.spec.ts',
+      'ticket.ts',
+    ]);
+    expect(read('src/domain/ticket-state.ts')).toContain("static readonly OnHold = new TicketState('on-hold');");
+    const migration = readdirSync(join(module, 'src/infrastructure/migrations')).find((file) =>
+      /create-tickets/.test(file),
+    );
+    const columns = read(`src/infrastructure/migrations/${migration}`);
+    for (const column of [
+      "{ name: 'title', type: 'varchar', length: '80' }",
+      "{ name: 'state', type: 'varchar', length: '16' }",
+      "{ name: 'note', type: 'varchar', length: '500' }",
+      `{ name: 'CHK_tickets_state', expression: \`"state" IN ('open', 'on-hold', 'closed')\` }`,
+    ]) {
+      expect(columns).toContain(column);
+    }
+    const create = read('src/http/dto/create-ticket.dto.ts');
+    expect(create).toContain(
+      "@ApiPropertyOptional({ enum: TICKET_STATE_VALUES, enumName: 'TicketState', default: 'open' })",
+    );
+    expect(create).toContain("@IsDefined({ message: 'priority is required' })");
+    expect(read('README.md')).toContain('JSON `{title, state?, priority, note}`');
+    // Nothing of the sample's fields is left.
+    const text = readdirSync(module, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.(ts|md)$/.test(file))
+      .map((file) => read(file))
+      .join('\n');
+    expect(text).not.toMatch(
+      /name: string|record\.name|Status|draft|__(?!proto__)\w+__|\/\/ <\/?(each|string|enum|defaulted|required|sample)/,
+    );
+    // Its lint and suites, each field's bounds on both databases, run with the whole suite, in a case below.
+  });
+
   it('writes a subscriber with --subscribes-to pets.pet-created: the event type alone taken from pets, its table and test', async () => {
     const audits = await generate('audits', '--bare', '--subscribes-to', 'pets.pet-created');
     expect(audits.status, audits.output).toBe(0);

@@ -1,11 +1,21 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { __Thing__NotFoundError } from '../domain/__thing-kebab__.errors';
 // <sample>
-import { __Thing__Status } from '../domain/__thing-kebab__-status';
+// <each field>
+// <enum>
+import { __Thing____Field__ } from '../domain/__thing-kebab__-__field-kebab__';
+// </enum>
+// </each>
 // </sample>
 import { InMemory__Thing__Repository } from '../domain/in-memory-__thing-kebab__.repository';
 import { __Things__Service } from './__things-kebab__.service';
 
+// <sample>
+/** A create's command with the fields it needs (the others take their defaults), and the __thing__ it makes. */
+const COMMAND = { __EACH:required(__field__: __exampleJson__)__ };
+const MADE = { __EACH(__field__: __madeDomain__)__ };
+
+// </sample>
 describe('__Things__Service', () => {
   let repository: InMemory__Thing__Repository;
   let service: __Things__Service;
@@ -16,41 +26,45 @@ describe('__Things__Service', () => {
   });
 
 // <sample>
-  it('creates __a_thing__ with a status value object', async () => {
-    const created = await service.create({ name: 'First', status: 'active' });
-    expect(created).toEqual({ id: 1n, name: 'First', status: __Thing__Status.Active });
+  it('creates __a_thing__ of its fields, as value objects where they are closed', async () => {
+    const created = await service.create(COMMAND);
+    expect(created).toEqual({ id: 1n, ...MADE });
     expect(repository.stored).toEqual([created]);
   });
 
-  it('refuses an unknown status before storing anything', async () => {
-    await expect(service.create({ name: 'First', status: 'lost' })).rejects.toThrow('status must be one of');
+  it.each([
+// <each field>
+    [{ ...COMMAND, __field__: __wrongJson__ }, '__wrongWhy__'],
+// </each>
+  ])('refuses %j before storing anything', async (command, why) => {
+    await expect(service.create(command)).rejects.toThrow(why);
     expect(repository.stored).toEqual([]);
   });
 
   it('pages by ascending id, with the cursor of the next page while more follow', async () => {
-    for (let n = 0; n < 3; n++) await service.create({ name: `n${n}` });
+    for (let n = 0; n < 3; n++) await service.create(COMMAND);
     const first = await service.list({ limit: 2 });
-    expect([first.__things__.map((__thing__) => __thing__.name), first.nextAfter]).toEqual([['n0', 'n1'], 2n]);
+    expect([first.__things__.map((__thing__) => __thing__.id), first.nextAfter]).toEqual([[1n, 2n], 2n]);
     const last = await service.list({ limit: 2, after: first.nextAfter });
-    expect([last.__things__.map((__thing__) => __thing__.name), last.nextAfter]).toEqual([['n2'], undefined]);
+    expect([last.__things__.map((__thing__) => __thing__.id), last.nextAfter]).toEqual([[3n], undefined]);
   });
 // <update>
 
   it('changes the fields given, and keeps the others', async () => {
-    const created = await service.create({ name: 'First' });
-    expect(await service.update(created.id, { status: 'retired' })).toEqual({
-      id: created.id,
-      name: 'First',
-      status: __Thing__Status.Retired,
-    });
-    await expect(service.update(created.id, { name: '' })).rejects.toThrow('name must be 1 to 255 characters long');
-    await expect(service.update(7n, { name: 'Other' })).rejects.toThrow(__Thing__NotFoundError);
+    const created = await service.create(COMMAND);
+    let expected = { id: created.id, ...MADE };
+// <each field>
+    expected = { ...expected, __field__: __otherDomain__ };
+    expect(await service.update(created.id, { __field__: __otherJson__ })).toEqual(expected);
+    await expect(service.update(created.id, { __field__: __wrongJson__ })).rejects.toThrow('__wrongWhy__');
+// </each>
+    await expect(service.update(7n, {})).rejects.toThrow(__Thing__NotFoundError);
   });
 // </update>
 // <delete>
 
   it('removes __a_thing__ once', async () => {
-    const created = await service.create({ name: 'First' });
+    const created = await service.create(COMMAND);
     await service.remove(created.id);
     expect(repository.stored).toEqual([]);
     await expect(service.remove(created.id)).rejects.toThrow(__Thing__NotFoundError);
@@ -68,7 +82,7 @@ describe('__Things__Service', () => {
 
   it.each([2n, 0n, -1n, 2n ** 63n])('reports %s as not found', async (id) => {
 // <sample>
-    await service.create({ name: 'First' });
+    await service.create(COMMAND);
 // </sample>
 // <bare>
     await service.create();

@@ -7,7 +7,11 @@ import { New__Thing__, is__Thing__Id, type __Thing__ } from '../domain/__thing-k
 import { __Thing__NotFoundError } from '../domain/__thing-kebab__.errors';
 import type { __Thing__Repository } from '../domain/__thing-kebab__.repository';
 // <sample>
-import { __Thing__Status } from '../domain/__thing-kebab__-status';
+// <each field>
+// <enum>
+import { __Thing____Field__ } from '../domain/__thing-kebab__-__field-kebab__';
+// </enum>
+// </each>
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -38,20 +42,37 @@ export class __Things__Service {
     return { __things__, nextAfter: found.length > size ? __things__[__things__.length - 1].id : undefined };
   }
 
-  async create(command: { name: string; status?: string }): Promise<__Thing__> {
+  async create(command: { __EACH(__commandParam__)__ }): Promise<__Thing__> {
     const __thing__ = New__Thing__.create({
-      name: command.name,
-      status: command.status === undefined ? undefined : __Thing__Status.from(command.status),
+// <each field>
+// <string>
+      __field__: command.__field__,
+// </string>
+// <enum>
+// <defaulted>
+      __field__: command.__field__ === undefined ? undefined : __Thing____Field__.from(command.__field__),
+// </defaulted>
+// <required>
+      __field__: __Thing____Field__.from(command.__field__),
+// </required>
+// </enum>
+// </each>
     });
     return this.__things__.add(__thing__);
   }
 // <update>
 
   /** Changes the fields given, every rule checked before the one write that applies them. */
-  async update(id: bigint, command: { name?: string; status?: string }): Promise<__Thing__> {
+  async update(id: bigint, command: { __EACH(__field__?: string)__ }): Promise<__Thing__> {
     const changes = __Thing__.checkChanges({
-      name: command.name,
-      status: command.status === undefined ? undefined : __Thing__Status.from(command.status),
+// <each field>
+// <string>
+      __field__: command.__field__,
+// </string>
+// <enum>
+      __field__: command.__field__ === undefined ? undefined : __Thing____Field__.from(command.__field__),
+// </enum>
+// </each>
     });
     const updated = is__Thing__Id(id) ? await this.__things__.update(id, changes) : undefined;
     if (!updated) throw new __Thing__NotFoundError(id);

@@ -1,17 +1,17 @@
 // <sample>
 import { describe, expect, it } from 'vitest';
 import { Invalid__Thing__Error } from './__thing-kebab__.errors';
-import { __Thing__Status } from './__thing-kebab__-status';
+import { __Thing____Field__ } from './__thing-kebab__-__field-kebab__';
 
-describe('__Thing__Status', () => {
+describe('__Thing____Field__', () => {
   it('has exactly one instance per allowed value', () => {
-    expect(__Thing__Status.all.map(String)).toEqual(['draft', 'active', 'retired']);
-    expect(__Thing__Status.from('active')).toBe(__Thing__Status.Active);
+    expect(__Thing____Field__.all.map(String)).toEqual([__VALUES__]);
+    expect(__Thing____Field__.from('__second__')).toBe(__Thing____Field__.__Second__);
   });
 
-  it.each(['ACTIVE', '', 'lost', 'toString', '__proto__'])('refuses %j', (raw) => {
-    expect(() => __Thing__Status.from(raw)).toThrow(Invalid__Thing__Error);
-    expect(() => __Thing__Status.from(raw)).toThrow('status must be one of draft, active, retired');
+  it.each(['__SECOND__', '', '__absent__', 'toString', '__proto__'])('refuses %j', (raw) => {
+    expect(() => __Thing____Field__.from(raw)).toThrow(Invalid__Thing__Error);
+    expect(() => __Thing____Field__.from(raw)).toThrow('__field__ must be one of __values__');
   });
 });
 // </sample>

@@ -1,23 +1,23 @@
 // <sample>
 import { Invalid__Thing__Error } from './__thing-kebab__.errors';
 
-export const __THING___STATUS_VALUES = ['draft', 'active', 'retired'] as const;
-export type __Thing__StatusValue = (typeof __THING___STATUS_VALUES)[number];
+export const __THING_____FIELD___VALUES = [__VALUES__] as const;
+export type __Thing____Field__Value = (typeof __THING_____FIELD___VALUES)[number];
 
 /** A closed value object: one shared instance per allowed value, and no other can exist. */
-export class __Thing__Status {
-  static readonly Draft = new __Thing__Status('draft');
-  static readonly Active = new __Thing__Status('active');
-  static readonly Retired = new __Thing__Status('retired');
-  static readonly all: readonly __Thing__Status[] = [__Thing__Status.Draft, __Thing__Status.Active, __Thing__Status.Retired];
+export class __Thing____Field__ {
+// <each value>
+  static readonly __Value__ = new __Thing____Field__('__value__');
+// </each>
+  static readonly all: readonly __Thing____Field__[] = [__valueObjects__];
 
-  private constructor(readonly value: __Thing__StatusValue) {}
+  private constructor(readonly value: __Thing____Field__Value) {}
 
-  /** The status named `raw`; anything else is refused with a domain error. */
-  static from(raw: string): __Thing__Status {
-    const status = __Thing__Status.all.find((candidate) => candidate.value === raw);
-    if (!status) throw new Invalid__Thing__Error(`status must be one of ${__THING___STATUS_VALUES.join(', ')}`);
-    return status;
+  /** The __field__ named `raw`; anything else is refused with a domain error. */
+  static from(raw: string): __Thing____Field__ {
+    const __field__ = __Thing____Field__.all.find((candidate) => candidate.value === raw);
+    if (!__field__) throw new Invalid__Thing__Error(`__field__ must be one of ${__THING_____FIELD___VALUES.join(', ')}`);
+    return __field__;
   }
 
   toString(): string {

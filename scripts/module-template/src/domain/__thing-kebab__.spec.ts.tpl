@@ -2,26 +2,46 @@ import { describe, expect, it } from 'vitest';
 import { New__Thing__, __Thing__, is__Thing__Id } from './__thing-kebab__';
 // <sample>
 import { __THING___ERROR_CODES } from './__thing-kebab__.errors';
-import { __Thing__Status } from './__thing-kebab__-status';
+// <each field>
+// <enum>
+import { __Thing____Field__ } from './__thing-kebab__-__field-kebab__';
+// </enum>
+// </each>
+
+/** The fields a new __thing__ needs (the others take their defaults), and the __thing__ they make. */
+const REQUIRED = { __EACH:required(__field__: __madeDomain__)__ };
+const MADE = { __EACH(__field__: __madeDomain__)__ };
 
 describe('New__Thing__', () => {
-  it('starts as a draft unless told otherwise', () => {
-    expect(New__Thing__.create({ name: 'First' })).toEqual({ name: 'First', status: __Thing__Status.Draft });
-    expect(New__Thing__.create({ name: 'First', status: __Thing__Status.Active }).status).toBe(__Thing__Status.Active);
+  it('keeps the fields it is given, and gives those left out their defaults', () => {
+    expect(New__Thing__.create(REQUIRED)).toEqual(MADE);
+// <each field>
+// <enum>
+    expect(New__Thing__.create({ ...REQUIRED, __field__: __otherDomain__ }).__field__).toBe(__otherDomain__);
+// </enum>
+// </each>
   });
+// <each field>
+// <string>
 
-  it.each(['', 'x'.repeat(256)])('refuses the name %j', (name) => {
-    expect(() => New__Thing__.create({ name })).toThrow(
+  it.each([__badLengths__])('refuses the __field__ %j', (__field__) => {
+    expect(() => New__Thing__.create({ ...REQUIRED, __field__ })).toThrow(
       expect.objectContaining({ code: __THING___ERROR_CODES.invalid, kind: 'invalid' }),
     );
   });
+// </string>
+// </each>
 });
 // <update>
 
 describe('__Thing__.checkChanges', () => {
   it('takes the fields given, checked as a new __thing__ is', () => {
-    expect(__Thing__.checkChanges({ status: __Thing__Status.Retired })).toEqual({ status: __Thing__Status.Retired });
-    expect(() => __Thing__.checkChanges({ name: '' })).toThrow('name must be 1 to 255 characters long');
+// <each field>
+    expect(__Thing__.checkChanges({ __field__: __otherDomain__ })).toEqual({ __field__: __otherDomain__ });
+// <string>
+    expect(() => __Thing__.checkChanges({ __field__: 'x'.repeat(__max__ + 1) })).toThrow('__wrongWhy__');
+// </string>
+// </each>
   });
 });
 // </update>
@@ -40,7 +60,7 @@ describe('is__Thing__Id', () => {
 describe('__Thing__', () => {
   it('keeps an id past 2^53 exact', () => {
 // <sample>
-    expect(__Thing__.identified(2n ** 53n + 1n, New__Thing__.create({ name: 'First' })).id).toBe(9007199254740993n);
+    expect(__Thing__.identified(2n ** 53n + 1n, New__Thing__.create(REQUIRED)).id).toBe(9007199254740993n);
 // </sample>
 // <bare>
     expect(__Thing__.identified(2n ** 53n + 1n, New__Thing__.create()).id).toBe(9007199254740993n);

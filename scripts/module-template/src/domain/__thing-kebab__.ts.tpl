@@ -1,24 +1,37 @@
 // <sample>
 import { Invalid__Thing__Error } from './__thing-kebab__.errors';
-import { __Thing__Status } from './__thing-kebab__-status';
+// <each field>
+// <enum>
+import { __Thing____Field__ } from './__thing-kebab__-__field-kebab__';
+// </enum>
+// </each>
+// <each field>
+// <string>
 
-export const __THING___NAME_MAX_LENGTH = 255;
+export const __THING_____FIELD___MAX_LENGTH = __max__;
+// </string>
+// </each>
 // <update>
 
 /** What a change may set: each field left out keeps its value. */
 export interface __Thing__Changes {
-  name?: string;
-  status?: __Thing__Status;
+// <each field>
+  __field__?: __type__;
+// </each>
 }
 // </update>
+// <each field>
+// <string>
 
-/** The name rule: 1 to 255 characters (code points). */
-function checkName(name: string): void {
-  const length = [...name].length;
-  if (length < 1 || length > __THING___NAME_MAX_LENGTH) {
-    throw new Invalid__Thing__Error(`name must be 1 to ${__THING___NAME_MAX_LENGTH} characters long`);
+/** The __field__ rule: __min__ to __max__ characters (code points). */
+function check__Field__(__field__: string): void {
+  const length = [...__field__].length;
+  if (__belowMin__length > __THING_____FIELD___MAX_LENGTH) {
+    throw new Invalid__Thing__Error(`__field__ must be __min__ to ${__THING_____FIELD___MAX_LENGTH} characters long`);
   }
 }
+// </string>
+// </each>
 // </sample>
 
 /** The largest int64: ids are int64 by contract, kept `bigint`s so that they stay exact past 2^53. */
@@ -28,15 +41,20 @@ const INT64_MAX = 2n ** 63n - 1n;
 export class New__Thing__ {
   private constructor(
 // <sample>
-    readonly name: string,
-    readonly status: __Thing__Status,
+// <each field>
+    readonly __field__: __type__,
+// </each>
 // </sample>
   ) {}
 
 // <sample>
-  static create({ name, status = __Thing__Status.Draft }: { name: string; status?: __Thing__Status }): New__Thing__ {
-    checkName(name);
-    return new New__Thing__(name, status);
+  static create({ __EACH(__destructure__)__ }: { __EACH(__param__)__ }): New__Thing__ {
+// <each field>
+// <string>
+    check__Field__(__field__);
+// </string>
+// </each>
+    return new New__Thing__(__EACH(__field__)__);
   }
 // </sample>
 // <bare>
@@ -52,8 +70,9 @@ export class __Thing__ {
   private constructor(
     readonly id: bigint,
 // <sample>
-    readonly name: string,
-    readonly status: __Thing__Status,
+// <each field>
+    readonly __field__: __type__,
+// </each>
 // </sample>
   ) {}
 
@@ -63,7 +82,7 @@ export class __Thing__ {
    */
 // <sample>
   static identified(id: bigint, __thing__: New__Thing__): __Thing__ {
-    return new __Thing__(id, __thing__.name, __thing__.status);
+    return new __Thing__(id, __EACH(__thing__.__field__)__);
   }
 // </sample>
 // <bare>
@@ -74,14 +93,18 @@ export class __Thing__ {
 
   /** __A_thing__ as the table stored it: its rules were checked when it was written, so they are not checked again. */
 // <sample>
-  static restore(id: bigint, { name, status }: { name: string; status: __Thing__Status }): __Thing__ {
-    return new __Thing__(id, name, status);
+  static restore(id: bigint, { __EACH(__field__)__ }: { __EACH(__field__: __type__)__ }): __Thing__ {
+    return new __Thing__(id, __EACH(__field__)__);
   }
 // <update>
 
   /** The changes a request asks for, checked before anything is written. */
   static checkChanges(changes: __Thing__Changes): __Thing__Changes {
-    if (changes.name !== undefined) checkName(changes.name);
+// <each field>
+// <string>
+    if (changes.__field__ !== undefined) check__Field__(changes.__field__);
+// </string>
+// </each>
     return changes;
   }
 // </update>

@@ -35,8 +35,8 @@ export class InMemory__Thing__Repository extends __Thing__Repository {
   async update(id: bigint, changes: __Thing__Changes): Promise<__Thing__ | undefined> {
     const index = this.stored.findIndex((__thing__) => __thing__.id === id);
     if (index === -1) return undefined;
-    const { name, status } = this.stored[index];
-    this.stored[index] = __Thing__.restore(id, { name: changes.name ?? name, status: changes.status ?? status });
+    const { __EACH(__field__)__ } = this.stored[index];
+    this.stored[index] = __Thing__.restore(id, { __EACH(__field__: changes.__field__ ?? __field__)__ });
     return this.stored[index];
   }
 // </update>

@@ -1,7 +1,11 @@
 import { int64Of } from '@app/database';
 // <sample>
 import { __Thing__, type New__Thing__ } from '../domain/__thing-kebab__';
-import { __Thing__Status } from '../domain/__thing-kebab__-status';
+// <each field>
+// <enum>
+import { __Thing____Field__ } from '../domain/__thing-kebab__-__field-kebab__';
+// </enum>
+// </each>
 // </sample>
 // <bare>
 import { __Thing__ } from '../domain/__thing-kebab__';
@@ -13,7 +17,7 @@ export const __Thing__Mapper = {
   /** A row as the repository reads it: its int64 id as decimal text, read exactly (`int64Of`). */
   toDomain(record: __Thing__Record): __Thing__ {
 // <sample>
-    return __Thing__.restore(int64Of(record.id), { name: record.name, status: __Thing__Status.from(record.status) });
+    return __Thing__.restore(int64Of(record.id), { __EACH(__field__: __fromRecord__)__ });
 // </sample>
 // <bare>
     return __Thing__.restore(int64Of(record.id));
@@ -22,7 +26,7 @@ export const __Thing__Mapper = {
 
 // <sample>
   toRecord(__thing__: New__Thing__): Omit<__Thing__Record, 'id'> {
-    return { name: __thing__.name, status: __thing__.status.value };
+    return { __EACH(__field__: __toRecord__)__ };
   },
 // </sample>
 };

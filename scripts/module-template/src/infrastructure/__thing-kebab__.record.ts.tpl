@@ -11,17 +11,26 @@ import { Entity, PrimaryGeneratedColumn } from 'typeorm';
  */
 @Entity({ name: '__things_snake__' })
 // <sample>
-@Check('CHK___things_snake___status', `"status" IN ('draft', 'active', 'retired')`)
+// <each field>
+// <enum>
+@Check('CHK___things_snake_____field_snake__', `"__field_snake__" IN (__VALUES__)`)
+// </enum>
+// </each>
 // </sample>
 export class __Thing__Record {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: number | string;
 
 // <sample>
-  @Column({ type: 'varchar', length: 255 })
-  name: string;
+// <each field>
 
-  @Column({ type: 'varchar', length: 16 })
-  status: string;
+// <string>
+  @Column({ type: 'varchar', length: __max__ })
+// </string>
+// <enum>
+  @Column({ type: 'varchar', length: __length__ })
+// </enum>
+  __field__: string;
+// </each>
 // </sample>
 }

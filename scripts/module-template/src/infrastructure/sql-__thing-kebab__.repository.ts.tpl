@@ -17,7 +17,7 @@ import type { __Thing__Record } from './__thing-kebab__.record';
  * a bare `id` in ORDER BY would sort the text.
  */
 // <sample>
-const COLUMNS = 'CAST(id AS TEXT) AS id, name, status';
+const COLUMNS = 'CAST(id AS TEXT) AS id, __EACH(__column__)__';
 // </sample>
 // <bare>
 const COLUMNS = 'CAST(id AS TEXT) AS id';
@@ -37,14 +37,14 @@ export class Sql__Thing__Repository extends __Thing__Repository {
     const { dialect } = db;
     this.sql = {
 // <sample>
-      insert: dialect.insertReturningId('INSERT INTO __things_snake__ (name, status) VALUES ($1, $2)'),
+      insert: dialect.insertReturningId('INSERT INTO __things_snake__ (__EACH(__field_snake__)__) VALUES (__EACH($__n__)__)'),
       page: dialect.statement(
         `SELECT ${COLUMNS} FROM __things_snake__ WHERE __things_snake__.id > $1 ORDER BY __things_snake__.id LIMIT $2`,
       ),
 // <update>
       // One conditional write: the row as it is after it, or no row when none has the id.
       update: dialect.statement(
-        'UPDATE __things_snake__ SET name = COALESCE($2, name), status = COALESCE($3, status) ' +
+        'UPDATE __things_snake__ SET __EACH(__field_snake__ = COALESCE($__n1__, __field_snake__))__ ' +
           `WHERE __things_snake__.id = $1 RETURNING ${COLUMNS}`,
       ),
 // </update>
@@ -61,8 +61,8 @@ export class Sql__Thing__Repository extends __Thing__Repository {
 
   async add(__thing__: New__Thing__): Promise<__Thing__> {
 // <sample>
-    const { name, status } = __Thing__Mapper.toRecord(__thing__);
-    const result = await this.db.write(this.sql.insert, [name, status]);
+    const { __EACH(__field__)__ } = __Thing__Mapper.toRecord(__thing__);
+    const result = await this.db.write(this.sql.insert, [__EACH(__field__)__]);
 // </sample>
 // <bare>
     const result = await this.db.write(this.sql.insert);
@@ -85,8 +85,9 @@ export class Sql__Thing__Repository extends __Thing__Repository {
   async update(id: bigint, changes: __Thing__Changes): Promise<__Thing__ | undefined> {
     const { rows } = await this.db.write(this.sql.update, [
       String(id),
-      changes.name ?? null,
-      changes.status?.value ?? null,
+// <each field>
+      __changeValue__ ?? null,
+// </each>
     ]);
     return rows.length > 0 ? __Thing__Mapper.toDomain(rows[0] as unknown as __Thing__Record) : undefined;
   }

@@ -1,7 +1,11 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 // <sample>
-import { __THING___NAME_MAX_LENGTH, type __Thing__ } from '../../domain/__thing-kebab__';
-import { __THING___STATUS_VALUES, type __Thing__StatusValue } from '../../domain/__thing-kebab__-status';
+import { __EACH:string(__THING_____FIELD___MAX_LENGTH)__, type __Thing__ } from '../../domain/__thing-kebab__';
+// <each field>
+// <enum>
+import { __THING_____FIELD___VALUES, type __Thing____Field__Value } from '../../domain/__thing-kebab__-__field-kebab__';
+// </enum>
+// </each>
 // </sample>
 // <bare>
 import type { __Thing__ } from '../../domain/__thing-kebab__';
@@ -20,17 +24,23 @@ export class __Thing__Response {
   id: bigint;
 
 // <sample>
-  @ApiProperty({ minLength: 1, maxLength: __THING___NAME_MAX_LENGTH, example: 'First' })
-  name: string;
+// <each field>
+// <string>
+  @ApiProperty({ minLength: __min__, maxLength: __THING_____FIELD___MAX_LENGTH, example: '__example__' })
+  __field__: string;
+// </string>
+// <enum>
+  @ApiProperty({ enum: __THING_____FIELD___VALUES, enumName: '__Thing____Field__' })
+  __field__: __Thing____Field__Value;
+// </enum>
 
-  @ApiProperty({ enum: __THING___STATUS_VALUES, enumName: '__Thing__Status' })
-  status: __Thing__StatusValue;
+// </each>
 // </sample>
 }
 
 export function to__Thing__Response(__thing__: __Thing__): __Thing__Response {
 // <sample>
-  return { id: __thing__.id, name: __thing__.name, status: __thing__.status.value };
+  return { id: __thing__.id, __EACH(__field__: __toResponse__)__ };
 // </sample>
 // <bare>
   return { id: __thing__.id };

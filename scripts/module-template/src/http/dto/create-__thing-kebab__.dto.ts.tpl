@@ -1,8 +1,12 @@
 // <sample>
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsString, Length, ValidateIf } from 'class-validator';
-import { __THING___NAME_MAX_LENGTH } from '../../domain/__thing-kebab__';
-import { __THING___STATUS_VALUES, type __Thing__StatusValue } from '../../domain/__thing-kebab__-status';
+import { __EACH:string(__THING_____FIELD___MAX_LENGTH)__ } from '../../domain/__thing-kebab__';
+// <each field>
+// <enum>
+import { __THING_____FIELD___VALUES, type __Thing____Field__Value } from '../../domain/__thing-kebab__-__field-kebab__';
+// </enum>
+// </each>
 
 // </sample>
 // <bare>
@@ -14,16 +18,33 @@ import { ApiSchema } from '@nestjs/swagger';
 @ApiSchema({ name: 'New__Thing__', description: '__A_thing__ to add. Unknown properties are refused.' })
 export class Create__Thing__Dto {
 // <sample>
-  @ApiProperty({ minLength: 1, maxLength: __THING___NAME_MAX_LENGTH, example: 'First' })
+// <each field>
+// <string>
+  @ApiProperty({ minLength: __min__, maxLength: __THING_____FIELD___MAX_LENGTH, example: '__example__' })
   // class-validator checks the lowest decorator first, and stops at the first failure.
-  @IsDefined({ message: 'name is required' })
-  @Length(1, __THING___NAME_MAX_LENGTH, { message: `name must be 1 to ${__THING___NAME_MAX_LENGTH} characters long` })
-  @IsString({ message: 'name must be a string' })
-  name: string;
+  @IsDefined({ message: '__field__ is required' })
+  @Length(__min__, __THING_____FIELD___MAX_LENGTH, { message: `__field__ must be __min__ to ${__THING_____FIELD___MAX_LENGTH} characters long` })
+  @IsString({ message: '__field__ must be a string' })
+  __field__: string;
+// </string>
+// <enum>
+// <defaulted>
+  @ApiPropertyOptional({ enum: __THING_____FIELD___VALUES, enumName: '__Thing____Field__', default: '__default__' })
+  @ValidateIf((body: Create__Thing__Dto) => body.__field__ !== undefined)
+// </defaulted>
+// <required>
+  @ApiProperty({ enum: __THING_____FIELD___VALUES, enumName: '__Thing____Field__' })
+  @IsDefined({ message: '__field__ is required' })
+// </required>
+  @IsIn(__THING_____FIELD___VALUES, { message: `__field__ must be one of ${__THING_____FIELD___VALUES.join(', ')}` })
+// <defaulted>
+  __field__?: __Thing____Field__Value;
+// </defaulted>
+// <required>
+  __field__: __Thing____Field__Value;
+// </required>
+// </enum>
 
-  @ApiPropertyOptional({ enum: __THING___STATUS_VALUES, enumName: '__Thing__Status', default: 'draft' })
-  @ValidateIf((body: Create__Thing__Dto) => body.status !== undefined)
-  @IsIn(__THING___STATUS_VALUES, { message: `status must be one of ${__THING___STATUS_VALUES.join(', ')}` })
-  status?: __Thing__StatusValue;
+// </each>
 // </sample>
 }

@@ -16,12 +16,24 @@ export class Create__Things____TIMESTAMP__ implements MigrationInterface {
         columns: [
           generatedKeyColumn(queryRunner),
 // <sample>
-          { name: 'name', type: 'varchar', length: '255' },
-          { name: 'status', type: 'varchar', length: '16' },
+// <each field>
+// <string>
+          { name: '__field_snake__', type: 'varchar', length: '__max__' },
+// </string>
+// <enum>
+          { name: '__field_snake__', type: 'varchar', length: '__length__' },
+// </enum>
+// </each>
 // </sample>
         ],
 // <sample>
-        checks: [{ name: 'CHK___things_snake___status', expression: `"status" IN ('draft', 'active', 'retired')` }],
+        checks: [
+// <each field>
+// <enum>
+          { name: 'CHK___things_snake_____field_snake__', expression: `"__field_snake__" IN (__VALUES__)` },
+// </enum>
+// </each>
+        ],
 // </sample>
       }),
     );

@@ -1,0 +1,268 @@
+/**
+ * The fields of a generated module's entity, and how the template writes them (scripts/generate-module.mjs).
+ *
+ * A field is `name:kind`, the kinds:
+ *   string(min..max)   text of min to max characters (code points); `string` alone is 1..255
+ *   enum(a,b,c)        one of the values, kept as a closed value object of its own (`<Thing><Field>`)
+ * followed by `=value` for the value a create takes when the body leaves the field out.
+ *
+ * In a template, the lines between `// <each field>` and `// </each>` are written once per field, in the fields'
+ * order, keeping inside them the lines between `// <string>` and `// </string>` (and so on, one block per kind) only
+ * for a field of that kind, and those between `// <defaulted>` / `// <required>` and their ends only for a field
+ * with / without a default; `// <each value>` ... `// </each>` inside them is written once per value of an enum.
+ * `__EACH(text)__` on a line is `text` once per field, joined by ", " (`__EACH:string(text)__`: per string field; `:required`, `:defaulted`: per field without, with a default). In both, a field's tokens are filled:
+ * `__field__` (camelCase), `__Field__`, `__FIELD__`, `__field_snake__`, `__field-kebab__`, its bounds `__min__` and
+ * `__max__`, an enum's `__values__` (draft, active, retired), `__VALUES__` ('draft', 'active', 'retired'),
+ * `__default__` and `__Default__`, and the expressions of its kind (`__type__`, `__fromRecord__`, ...: below).
+ * A template file whose name holds `__field-kebab__` is written once per enum field.
+ */
+
+/** The fields without --fields: the sample every generated module has had, a name and a status. */
+export const SAMPLE_FIELDS = 'name:string(1..255) status:enum(draft,active,retired)=draft';
+
+const FIELD = /^([a-z][a-zA-Z0-9]*):(string|enum)(?:\(([^)]*)\))?(?:=([a-z][a-z0-9-]*))?$/;
+const VALUE = /^[a-z][a-z0-9-]*$/;
+
+function words(camel) {
+  return camel
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(' ');
+}
+
+const pascalOf = (word) => word[0].toUpperCase() + word.slice(1);
+
+/**
+ * The fields `spec` names, each with its kind, bounds, values and default; `refuse(message)` for a spec that is not
+ * one (it does not return).
+ */
+export function parseFields(spec, refuse) {
+  const fields = [];
+  for (const item of spec.trim().split(/\s+/)) {
+    const match = FIELD.exec(item);
+    if (!match) {
+      refuse(
+        `--fields: "${item}" is not a field: name:kind, the kinds string, string(1..80), enum(a,b,c), an enum's ` +
+          `default after =: --fields "title:string(1..80) status:enum(open,closed)=open"`,
+      );
+    }
+    const [, name, kind, argument, defaultValue] = match;
+    if (name === 'id')
+      refuse("--fields: id is the entity's own, an int64 the database assigns: name the field otherwise");
+    if (fields.some((field) => field.name === name)) refuse(`--fields: ${name} is given twice`);
+    const field = { name, kind, defaultValue };
+    if (kind === 'string') {
+      const [min, max] = (argument ?? '1..255').split('..').map(Number);
+      if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < Math.max(min, 1) || max > 10_000) {
+        refuse(`--fields: ${name}:string(${argument}) needs bounds min..max, 0 <= min <= max <= 10000: string(1..80)`);
+      }
+      if (defaultValue !== undefined) refuse(`--fields: ${name}: only an enum takes a default`);
+      Object.assign(field, { min, max });
+    } else {
+      const values = (argument ?? '').split(',');
+      if (values.length < 2 || !values.every((value) => VALUE.test(value)) || new Set(values).size < values.length) {
+        refuse(
+          `--fields: ${name}:enum(${argument ?? ''}) needs two or more distinct lowercase values: enum(open,closed)`,
+        );
+      }
+      if (defaultValue !== undefined && !values.includes(defaultValue)) {
+        refuse(`--fields: ${name}'s default ${defaultValue} is not one of its values, ${values.join(', ')}`);
+      }
+      field.values = values;
+    }
+    fields.push(field);
+  }
+  return fields;
+}
+
+/** The tokens of `field` in a module whose entity's names are `one` (names() of generate-module.mjs). */
+function tokensOf(field, one) {
+  const parts = words(field.name);
+  const Field = parts.map(pascalOf).join('');
+  const snake = parts.join('_');
+  const common = {
+    field: field.name,
+    Field,
+    FIELD: snake.toUpperCase(),
+    field_snake: snake,
+    'field-kebab': parts.join('-'),
+    // In a SELECT: the column, under the record's name.
+    column: snake === field.name ? snake : `${snake} AS "${field.name}"`,
+    // `?` after a field a create may leave out.
+    optional: field.defaultValue === undefined ? '' : '?',
+  };
+  if (field.kind === 'string') {
+    // Values within the bounds, for examples and tests.
+    const example = 'First'.slice(0, field.max).padEnd(field.min, 'x');
+    const changed = 'Renamed'.slice(0, field.max).padEnd(field.min, 'x');
+    return {
+      ...common,
+      min: String(field.min),
+      example,
+      changed,
+      max: String(field.max),
+      type: 'string',
+      destructure: field.name,
+      param: `${field.name}: string`,
+      fromRecord: `record.${field.name}`,
+      toRecord: `${one.camel}.${field.name}`,
+      toResponse: `${one.camel}.${field.name}`,
+      changeValue: `changes.${field.name}`,
+      commandParam: `${field.name}: string`,
+      // For tests: a value as a create gets and makes it, another, and values refused with why.
+      exampleJson: `'${example}'`,
+      madeJson: `'${example}'`,
+      madeDomain: `'${example}'`,
+      otherJson: `'${changed}'`,
+      otherDomain: `'${changed}'`,
+      wrongJson: `'x'.repeat(${field.max + 1})`,
+      // The check of the length's lower bound, none for 0.
+      belowMin: field.min === 0 ? '' : `length < ${field.min} || `,
+      badLengths: [
+        ...(field.min === 0 ? [] : [field.min === 1 ? "''" : `'x'.repeat(${field.min - 1})`]),
+        `'x'.repeat(${field.max + 1})`,
+      ].join(', '),
+      wrongWhy: `${field.name} must be ${field.min} to ${field.max} characters long`,
+    };
+  }
+  const objectName = `${one.pascal}${Field}`;
+  const made = field.defaultValue ?? field.values[0];
+  const other = field.values.find((value) => value !== made);
+  const absent = ['lost', 'unknown', 'none'].find((value) => !field.values.includes(value));
+  return {
+    ...common,
+    values: field.values.join(', '),
+    valueObjects: field.values.map((value) => `${objectName}.${valueName(value)}`).join(', '),
+    // For tests: a value that is one (the second), and one that is not.
+    second: field.values[1],
+    SECOND: field.values[1].toUpperCase(),
+    Second: valueName(field.values[1]),
+    absent,
+    // The column's length: the longest value, at least 16 (room for another value later).
+    length: String(Math.max(16, ...field.values.map((value) => value.length))),
+    exampleJson: `'${field.values[0]}'`,
+    madeJson: `'${made}'`,
+    madeDomain: `${objectName}.${valueName(made)}`,
+    otherJson: `'${other}'`,
+    otherDomain: `${objectName}.${valueName(other)}`,
+    wrongJson: `'${absent}'`,
+    wrongWhy: `${field.name} must be one of ${field.values.join(', ')}`,
+    VALUES: field.values.map((value) => `'${value}'`).join(', '),
+    default: field.defaultValue ?? '',
+    Default: field.defaultValue ? valueName(field.defaultValue) : '',
+    type: objectName,
+    destructure: field.defaultValue ? `${field.name} = ${objectName}.${valueName(field.defaultValue)}` : field.name,
+    param: `${field.name}${field.defaultValue ? '?' : ''}: ${objectName}`,
+    fromRecord: `${objectName}.from(record.${field.name})`,
+    toRecord: `${one.camel}.${field.name}.value`,
+    toResponse: `${one.camel}.${field.name}.value`,
+    changeValue: `changes.${field.name}?.value`,
+    commandParam: `${field.name}${field.defaultValue ? '?' : ''}: string`,
+  };
+}
+
+/** An enum value's name as its value object's static: `on-hold` is `OnHold`. */
+function valueName(value) {
+  return value.split('-').map(pascalOf).join('');
+}
+
+const FIELD_TOKEN =
+  /__(field-kebab|field_snake|field|Field|FIELD|min|max|values|VALUES|default|Default|type|destructure|param|fromRecord|toRecord|toResponse|valueObjects|second|SECOND|Second|absent|example|changed|column|changeValue|commandParam|n|n1|exampleJson|madeJson|madeDomain|otherJson|otherDomain|wrongJson|wrongWhy|optional|badLengths|belowMin|length)__/g;
+
+function filled(text, tokens) {
+  return text.replace(FIELD_TOKEN, (token, name) => tokens[name] ?? token);
+}
+
+/** A line that opens or closes a block of the fields: `// <each field>`, `// </enum>`. */
+const MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each value|each|string|enum|defaulted|required)>\s*(?:-->)?\s*$/;
+
+/** "a name and a closed status": the fields, in the README's words. */
+function prose(fields) {
+  const each = fields.map((field) => `a ${field.kind === 'enum' ? 'closed ' : ''}${words(field.name).join(' ')}`);
+  return each.length === 1 ? each[0] : `${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
+}
+
+/** `text` with its `<each field>` blocks and `__EACH(...)__` written for `fields` of the entity named `one`. */
+export function writeFields(text, fields, one) {
+  const fieldTokens = fields.map((field, n) => ({
+    field,
+    // A statement's parameters: the field's place after nothing ($n) and after the id ($n1).
+    tokens: { ...tokensOf(field, one), n: String(n + 1), n1: String(n + 2) },
+  }));
+  const inline = (line) =>
+    line.replace(/__EACH(?::(\w+))?\((.*?)\)__/g, (_, kind, each) =>
+      fieldTokens
+        .filter(
+          ({ field }) =>
+            kind === undefined || field.kind === kind || kind === (field.defaultValue ? 'defaulted' : 'required'),
+        )
+        .map(({ tokens }) => filled(each, tokens))
+        .join(', '),
+    );
+  const lines = text.replaceAll('__FIELDS_PROSE__', prose(fields)).split('\n');
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    const mark = MARK.exec(lines[i]);
+    if (!mark || mark[2] !== 'each field') {
+      out.push(inline(lines[i]));
+      continue;
+    }
+    const end = closing(lines, i);
+    const block = lines.slice(i + 1, end);
+    for (const { field, tokens } of fieldTokens) out.push(...forField(block, field, tokens).map(inline));
+    i = end;
+  }
+  return out.join('\n');
+}
+
+/** The index of the line closing the block opened at `start`. */
+function closing(lines, start) {
+  let depth = 0;
+  for (let i = start; i < lines.length; i++) {
+    const mark = MARK.exec(lines[i]);
+    if (!mark) continue;
+    depth += mark[1] ? -1 : 1;
+    if (depth === 0) return i;
+  }
+  throw new Error(`a block opened at line ${start + 1} of a template is never closed`);
+}
+
+/** A `<each field>` block's lines for one field: its kind's and its default's blocks kept, its values written. */
+function forField(block, field, tokens) {
+  const keeps = {
+    string: field.kind === 'string',
+    enum: field.kind === 'enum',
+    defaulted: field.defaultValue !== undefined,
+    required: field.defaultValue === undefined,
+  };
+  const out = [];
+  const open = [];
+  for (let i = 0; i < block.length; i++) {
+    const mark = MARK.exec(block[i]);
+    if (mark && mark[2] === 'each value') {
+      const end = closing(block, i);
+      if (open.every((kind) => keeps[kind])) {
+        for (const value of field.values ?? []) {
+          for (const line of block.slice(i + 1, end)) {
+            out.push(filled(line.replaceAll('__value__', value).replaceAll('__Value__', valueName(value)), tokens));
+          }
+        }
+      }
+      i = end;
+    } else if (mark && mark[1]) open.pop();
+    else if (mark) open.push(mark[2]);
+    else if (open.every((kind) => keeps[kind])) out.push(filled(block[i], tokens));
+  }
+  return out;
+}
+
+/** The fields a file named `path` is written for: once per enum field when its name holds `__field-kebab__`. */
+export function perFieldFiles(path, fields, one) {
+  if (!path.includes('__field-kebab__')) return [{ path, fill: (text) => text }];
+  return fields
+    .filter((field) => field.kind === 'enum')
+    .map((field) => {
+      const tokens = tokensOf(field, one);
+      return { path: filled(path, tokens), fill: (text) => forField(text.split('\n'), field, tokens).join('\n') };
+    });
+}
