@@ -3,6 +3,8 @@
  *
  * A field is `name:kind`, the kinds:
  *   string(min..max)   text of min to max characters (code points); `string` alone is 1..255
+ *   int(min..max)      an integer from min to max; `int` alone is a 32-bit integer, the column's
+ *   int64              an integer of 64 bits, exact past 2^53: a `bigint` in the code, decimal text in SQL
  *   enum(a,b,c)        one of the values, kept as a closed value object of its own (`<Thing><Field>`)
  * followed by `=value` for the value a create takes when the body leaves the field out.
  *
@@ -20,7 +22,12 @@
 /** The fields without --fields: the sample every generated module has had, a name and a status. */
 export const SAMPLE_FIELDS = 'name:string(1..255) status:enum(draft,active,retired)=draft';
 
-const FIELD = /^([a-z][a-zA-Z0-9]*):(string|enum)(?:\(([^)]*)\))?(?:=([a-z][a-z0-9-]*))?$/;
+const FIELD = /^([a-z][a-zA-Z0-9]*):(string|int64|int|enum)(?:\(([^)]*)\))?(?:=([a-z][a-z0-9-]*))?$/;
+/** An int's bounds when none are given: a 32-bit integer's, the column's. */
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+/** What an int64 must be, as @app/validation's INT64_RULE says it. */
+const INT64_RULE = 'an integer from -9223372036854775808 to 9223372036854775807';
 const VALUE = /^[a-z][a-z0-9-]*$/;
 
 function words(camel) {
@@ -42,8 +49,8 @@ export function parseFields(spec, refuse) {
     const match = FIELD.exec(item);
     if (!match) {
       refuse(
-        `--fields: "${item}" is not a field: name:kind, the kinds string, string(1..80), enum(a,b,c), an enum's ` +
-          `default after =: --fields "title:string(1..80) status:enum(open,closed)=open"`,
+        `--fields: "${item}" is not a field: name:kind, the kinds string, string(1..80), int, int(1..100), int64, ` +
+          `enum(a,b,c), an enum's default after =: --fields "title:string(1..80) status:enum(open,closed)=open"`,
       );
     }
     const [, name, kind, argument, defaultValue] = match;
@@ -58,6 +65,16 @@ export function parseFields(spec, refuse) {
       }
       if (defaultValue !== undefined) refuse(`--fields: ${name}: only an enum takes a default`);
       Object.assign(field, { min, max });
+    } else if (kind === 'int') {
+      const [min, max] = argument === undefined ? [INT32_MIN, INT32_MAX] : argument.split('..').map(Number);
+      if (!Number.isInteger(min) || !Number.isInteger(max) || min > max || min < INT32_MIN || max > INT32_MAX) {
+        refuse(`--fields: ${name}:int(${argument}) needs bounds min..max within a 32-bit integer's: int(1..100)`);
+      }
+      if (defaultValue !== undefined) refuse(`--fields: ${name}: only an enum takes a default`);
+      Object.assign(field, { min, max });
+    } else if (kind === 'int64') {
+      if (argument !== undefined) refuse(`--fields: ${name}:int64 takes no bounds: any int64, exact`);
+      if (defaultValue !== undefined) refuse(`--fields: ${name}: only an enum takes a default`);
     } else {
       const values = (argument ?? '').split(',');
       if (values.length < 2 || !values.every((value) => VALUE.test(value)) || new Set(values).size < values.length) {
@@ -90,6 +107,11 @@ function tokensOf(field, one) {
     column: snake === field.name ? snake : `${snake} AS "${field.name}"`,
     // `?` after a field a create may leave out.
     optional: field.defaultValue === undefined ? '' : '?',
+    // A record's column options: its name, when the column's is not the property's.
+    columnName: snake === field.name ? '' : `, name: '${snake}'`,
+    // The record's type of it, and a command's.
+    recordType: { int: 'number', int64: 'number | string' }[field.kind] ?? 'string',
+    commandType: { int: 'number', int64: 'number | bigint' }[field.kind] ?? 'string',
   };
   if (field.kind === 'string') {
     // Values within the bounds, for examples and tests.
@@ -107,7 +129,7 @@ function tokensOf(field, one) {
       fromRecord: `record.${field.name}`,
       toRecord: `${one.camel}.${field.name}`,
       toResponse: `${one.camel}.${field.name}`,
-      changeValue: `changes.${field.name}`,
+      changeValue: `changes.${field.name} ?? null`,
       commandParam: `${field.name}: string`,
       // For tests: a value as a create gets and makes it, another, and values refused with why.
       exampleJson: `'${example}'`,
@@ -123,6 +145,56 @@ function tokensOf(field, one) {
         `'x'.repeat(${field.max + 1})`,
       ].join(', '),
       wrongWhy: `${field.name} must be ${field.min} to ${field.max} characters long`,
+    };
+  }
+  if (field.kind === 'int') {
+    const example = Math.min(Math.max(1, field.min), field.max);
+    const changed = example + 1 <= field.max ? example + 1 : example - 1;
+    const bad = [field.min - 1, field.max + 1].filter((n) => n >= INT32_MIN - 1 && n <= INT32_MAX + 1);
+    return {
+      ...common,
+      min: String(field.min),
+      max: String(field.max),
+      example: String(example),
+      type: 'number',
+      destructure: field.name,
+      param: `${field.name}: number`,
+      fromRecord: `record.${field.name}`,
+      toRecord: `${one.camel}.${field.name}`,
+      toResponse: `${one.camel}.${field.name}`,
+      changeValue: `changes.${field.name} ?? null`,
+      commandParam: `${field.name}: number`,
+      badDomainValues: [field.min - 1, field.max + 1, 1.5].join(', '),
+      exampleJson: String(example),
+      madeJson: String(example),
+      madeDomain: String(example),
+      otherJson: String(changed),
+      otherDomain: String(changed),
+      wrongJson: String(field.max + 1),
+      badValues: [...bad, 1.5, "'7'"].join(', '),
+      wrongWhy: `${field.name} must be an integer from ${field.min} to ${field.max}`,
+    };
+  }
+  if (field.kind === 'int64') {
+    return {
+      ...common,
+      column: `CAST(${snake} AS TEXT) AS "${field.name}"`,
+      type: 'bigint',
+      destructure: field.name,
+      param: `${field.name}: bigint`,
+      fromRecord: `int64Of(record.${field.name})`,
+      toRecord: `String(${one.camel}.${field.name})`,
+      toResponse: `${one.camel}.${field.name}`,
+      changeValue: `changes.${field.name} === undefined ? null : String(changes.${field.name})`,
+      commandParam: `${field.name}: number | bigint`,
+      exampleJson: '1',
+      madeJson: '1',
+      madeDomain: '1n',
+      otherJson: '2',
+      otherDomain: '2n',
+      wrongJson: "'7'",
+      badValues: ["'7'", '1.5', "'9223372036854775808'"].join(', '),
+      wrongWhy: `${field.name} must be ${INT64_RULE}`,
     };
   }
   const objectName = `${one.pascal}${Field}`;
@@ -156,7 +228,7 @@ function tokensOf(field, one) {
     fromRecord: `${objectName}.from(record.${field.name})`,
     toRecord: `${one.camel}.${field.name}.value`,
     toResponse: `${one.camel}.${field.name}.value`,
-    changeValue: `changes.${field.name}?.value`,
+    changeValue: `changes.${field.name}?.value ?? null`,
     commandParam: `${field.name}${field.defaultValue ? '?' : ''}: string`,
   };
 }
@@ -167,14 +239,15 @@ function valueName(value) {
 }
 
 const FIELD_TOKEN =
-  /__(field-kebab|field_snake|field|Field|FIELD|min|max|values|VALUES|default|Default|type|destructure|param|fromRecord|toRecord|toResponse|valueObjects|second|SECOND|Second|absent|example|changed|column|changeValue|commandParam|n|n1|exampleJson|madeJson|madeDomain|otherJson|otherDomain|wrongJson|wrongWhy|optional|badLengths|belowMin|length)__/g;
+  /__(field-kebab|field_snake|field|Field|FIELD|min|max|values|VALUES|default|Default|type|destructure|param|fromRecord|toRecord|toResponse|valueObjects|second|SECOND|Second|absent|example|changed|column|changeValue|commandParam|n|n1|exampleJson|madeJson|madeDomain|otherJson|otherDomain|wrongJson|wrongWhy|optional|badLengths|belowMin|length|badValues|badDomainValues|columnName|recordType|commandType)__/g;
 
 function filled(text, tokens) {
   return text.replace(FIELD_TOKEN, (token, name) => tokens[name] ?? token);
 }
 
 /** A line that opens or closes a block of the fields: `// <each field>`, `// </enum>`. */
-const MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each value|each|string|enum|defaulted|required)>\s*(?:-->)?\s*$/;
+const MARK =
+  /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each value|each|string|int64|int|enum|defaulted|required)>\s*(?:-->)?\s*$/;
 
 /** "a name and a closed status": the fields, in the README's words. */
 function prose(fields) {
@@ -231,6 +304,8 @@ function closing(lines, start) {
 function forField(block, field, tokens) {
   const keeps = {
     string: field.kind === 'string',
+    int: field.kind === 'int',
+    int64: field.kind === 'int64',
     enum: field.kind === 'enum',
     defaulted: field.defaultValue !== undefined,
     required: field.defaultValue === undefined,

@@ -34,9 +34,14 @@ describe('npm run generate:module, its options', () => {
     [['tickets', '--fields'], '--fields needs a value: --fields "title:string(1..80) state:enum(open,closed)=open"'],
     [
       ['tickets', '--fields', 'title:text'],
-      '--fields: "title:text" is not a field: name:kind, the kinds string, string(1..80), enum(a,b,c), an enum\'s ' +
-        'default after =: --fields "title:string(1..80) status:enum(open,closed)=open"',
+      '--fields: "title:text" is not a field: name:kind, the kinds string, string(1..80), int, int(1..100), int64, ' +
+        'enum(a,b,c), an enum\'s default after =: --fields "title:string(1..80) status:enum(open,closed)=open"',
     ],
+    [
+      ['tickets', '--fields', 'seats:int(1..3000000000)'],
+      "--fields: seats:int(1..3000000000) needs bounds min..max within a 32-bit integer's: int(1..100)",
+    ],
+    [['tickets', '--fields', 'petId:int64(1..9)'], '--fields: petId:int64 takes no bounds: any int64, exact'],
     [
       ['tickets', '--fields', 'id:string title:string'],
       "--fields: id is the entity's own, an int64 the database assigns: name the field otherwise",

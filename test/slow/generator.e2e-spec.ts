@@ -324,7 +324,8 @@ describe('npm run generate:module', () => {
     const tickets = await generate(
       'tickets',
       '--fields',
-      'title:string(1..80) state:enum(open,on-hold,closed)=open priority:enum(low,high) note:string(0..500)',
+      'title:string(1..80) state:enum(open,on-hold,closed)=open priority:enum(low,high) note:string(0..500) ' +
+        'petId:int64 seats:int(1..12)',
     );
     expect(tickets.status, tickets.output).toBe(0);
     const module = join(copy, 'libs/tickets');
@@ -349,6 +350,8 @@ describe('npm run generate:module', () => {
       "{ name: 'title', type: 'varchar', length: '80' }",
       "{ name: 'state', type: 'varchar', length: '16' }",
       "{ name: 'note', type: 'varchar', length: '500' }",
+      "{ name: 'pet_id', type: 'bigint' }",
+      "{ name: 'seats', type: 'integer' }",
       `{ name: 'CHK_tickets_state', expression: \`"state" IN ('open', 'on-hold', 'closed')\` }`,
     ]) {
       expect(columns).toContain(column);
@@ -358,7 +361,8 @@ describe('npm run generate:module', () => {
       "@ApiPropertyOptional({ enum: TICKET_STATE_VALUES, enumName: 'TicketState', default: 'open' })",
     );
     expect(create).toContain("@IsDefined({ message: 'priority is required' })");
-    expect(read('README.md')).toContain('JSON `{title, state?, priority, note}`');
+    expect(read('README.md')).toContain('JSON `{title, state?, priority, note, petId, seats}`');
+    expect(read('src/infrastructure/sql-ticket.repository.ts')).toContain('CAST(pet_id AS TEXT) AS "petId"');
     // Nothing of the sample's fields is left.
     const text = readdirSync(module, { recursive: true, encoding: 'utf8' })
       .filter((file) => /\.(ts|md)$/.test(file))

@@ -101,6 +101,12 @@ for (const kind of DATABASE_KINDS) {
         ...[__badLengths__].map((__field__): [object, string] => [{ ...REQUIRED, __field__ }, '__wrongWhy__']),
         [{ ...REQUIRED, __field__: 7 }, '__field__ must be a string'],
 // </string>
+// <int>
+        ...[__badValues__].map((__field__): [object, string] => [{ ...REQUIRED, __field__ }, '__wrongWhy__']),
+// </int>
+// <int64>
+        ...[__badValues__].map((__field__): [object, string] => [{ ...REQUIRED, __field__ }, '__wrongWhy__']),
+// </int64>
 // <enum>
         [{ ...REQUIRED, __field__: __wrongJson__ }, '__wrongWhy__'],
 // </enum>
@@ -112,6 +118,18 @@ for (const kind of DATABASE_KINDS) {
         expect(response.body).toEqual(errorBody(400, 'invalid_body', message));
       });
 
+// <each field>
+// <int64>
+      it('keeps __field__ exact past 2^53, in and out', async () => {
+        const body = JSON.stringify({ ...REQUIRED, __field__: 0 }).replace('"__field__":0', '"__field__":9007199254740993');
+        const response = await t.http().post('/v1/__route__').set(AUTH).set('content-type', 'application/json').send(body);
+        expect(response.status).toBe(201);
+        expect(response.text).toContain('"__field__":9007199254740993');
+        expect((await get(`/v1/__route__/${response.body.id}`)).text).toBe(response.text);
+      });
+
+// </int64>
+// </each>
       it('keeps ids past 2^53 exact through every operation it serves', async () => {
         await continueIdsAt(t.database.url, '__things_snake__', 2n ** 53n);
         const created = await post(REQUIRED);

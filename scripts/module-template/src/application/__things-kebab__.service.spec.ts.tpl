@@ -34,7 +34,15 @@ describe('__Things__Service', () => {
 
   it.each([
 // <each field>
+// <string>
     [{ ...COMMAND, __field__: __wrongJson__ }, '__wrongWhy__'],
+// </string>
+// <int>
+    [{ ...COMMAND, __field__: __wrongJson__ }, '__wrongWhy__'],
+// </int>
+// <enum>
+    [{ ...COMMAND, __field__: __wrongJson__ }, '__wrongWhy__'],
+// </enum>
 // </each>
   ])('refuses %j before storing anything', async (command, why) => {
     await expect(service.create(command)).rejects.toThrow(why);
@@ -56,7 +64,15 @@ describe('__Things__Service', () => {
 // <each field>
     expected = { ...expected, __field__: __otherDomain__ };
     expect(await service.update(created.id, { __field__: __otherJson__ })).toEqual(expected);
+// <string>
     await expect(service.update(created.id, { __field__: __wrongJson__ })).rejects.toThrow('__wrongWhy__');
+// </string>
+// <int>
+    await expect(service.update(created.id, { __field__: __wrongJson__ })).rejects.toThrow('__wrongWhy__');
+// </int>
+// <enum>
+    await expect(service.update(created.id, { __field__: __wrongJson__ })).rejects.toThrow('__wrongWhy__');
+// </enum>
 // </each>
     await expect(service.update(7n, {})).rejects.toThrow(__Thing__NotFoundError);
   });

@@ -48,6 +48,12 @@ export class __Things__Service {
 // <string>
       __field__: command.__field__,
 // </string>
+// <int>
+      __field__: command.__field__,
+// </int>
+// <int64>
+      __field__: BigInt(command.__field__),
+// </int64>
 // <enum>
 // <defaulted>
       __field__: command.__field__ === undefined ? undefined : __Thing____Field__.from(command.__field__),
@@ -63,12 +69,18 @@ export class __Things__Service {
 // <update>
 
   /** Changes the fields given, every rule checked before the one write that applies them. */
-  async update(id: bigint, command: { __EACH(__field__?: string)__ }): Promise<__Thing__> {
+  async update(id: bigint, command: { __EACH(__field__?: __commandType__)__ }): Promise<__Thing__> {
     const changes = __Thing__.checkChanges({
 // <each field>
 // <string>
       __field__: command.__field__,
 // </string>
+// <int>
+      __field__: command.__field__,
+// </int>
+// <int64>
+      __field__: command.__field__ === undefined ? undefined : BigInt(command.__field__),
+// </int64>
 // <enum>
       __field__: command.__field__ === undefined ? undefined : __Thing____Field__.from(command.__field__),
 // </enum>

@@ -30,6 +30,14 @@ describe('New__Thing__', () => {
     );
   });
 // </string>
+// <int>
+
+  it.each([__badDomainValues__])('refuses the __field__ %j', (__field__) => {
+    expect(() => New__Thing__.create({ ...REQUIRED, __field__ })).toThrow(
+      expect.objectContaining({ code: __THING___ERROR_CODES.invalid, kind: 'invalid' }),
+    );
+  });
+// </int>
 // </each>
 });
 // <update>
@@ -41,6 +49,9 @@ describe('__Thing__.checkChanges', () => {
 // <string>
     expect(() => __Thing__.checkChanges({ __field__: 'x'.repeat(__max__ + 1) })).toThrow('__wrongWhy__');
 // </string>
+// <int>
+    expect(() => __Thing__.checkChanges({ __field__: __wrongJson__ })).toThrow('__wrongWhy__');
+// </int>
 // </each>
   });
 });

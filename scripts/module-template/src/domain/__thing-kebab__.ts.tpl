@@ -10,6 +10,11 @@ import { __Thing____Field__ } from './__thing-kebab__-__field-kebab__';
 
 export const __THING_____FIELD___MAX_LENGTH = __max__;
 // </string>
+// <int>
+
+export const __THING_____FIELD___MIN = __min__;
+export const __THING_____FIELD___MAX = __max__;
+// </int>
 // </each>
 // <update>
 
@@ -31,6 +36,17 @@ function check__Field__(__field__: string): void {
   }
 }
 // </string>
+// <int>
+
+/** The __field__ rule: an integer from __min__ to __max__. */
+function check__Field__(__field__: number): void {
+  if (!Number.isInteger(__field__) || __field__ < __THING_____FIELD___MIN || __field__ > __THING_____FIELD___MAX) {
+    throw new Invalid__Thing__Error(
+      `__field__ must be an integer from ${__THING_____FIELD___MIN} to ${__THING_____FIELD___MAX}`,
+    );
+  }
+}
+// </int>
 // </each>
 // </sample>
 
@@ -53,6 +69,9 @@ export class New__Thing__ {
 // <string>
     check__Field__(__field__);
 // </string>
+// <int>
+    check__Field__(__field__);
+// </int>
 // </each>
     return new New__Thing__(__EACH(__field__)__);
   }
@@ -104,6 +123,9 @@ export class __Thing__ {
 // <string>
     if (changes.__field__ !== undefined) check__Field__(changes.__field__);
 // </string>
+// <int>
+    if (changes.__field__ !== undefined) check__Field__(changes.__field__);
+// </int>
 // </each>
     return changes;
   }

@@ -25,12 +25,18 @@ export class __Thing__Record {
 // <each field>
 
 // <string>
-  @Column({ type: 'varchar', length: __max__ })
+  @Column({ type: 'varchar', length: __max____columnName__ })
 // </string>
+// <int>
+  @Column({ type: 'integer'__columnName__ })
+// </int>
+// <int64>
+  @Column({ type: 'bigint'__columnName__ })
+// </int64>
 // <enum>
-  @Column({ type: 'varchar', length: __length__ })
+  @Column({ type: 'varchar', length: __length____columnName__ })
 // </enum>
-  __field__: string;
+  __field__: __recordType__;
 // </each>
 // </sample>
 }

@@ -86,7 +86,7 @@ export class Sql__Thing__Repository extends __Thing__Repository {
     const { rows } = await this.db.write(this.sql.update, [
       String(id),
 // <each field>
-      __changeValue__ ?? null,
+      __changeValue__,
 // </each>
     ]);
     return rows.length > 0 ? __Thing__Mapper.toDomain(rows[0] as unknown as __Thing__Record) : undefined;

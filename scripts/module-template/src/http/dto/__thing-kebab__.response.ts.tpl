@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 // <sample>
-import { __EACH:string(__THING_____FIELD___MAX_LENGTH)__, type __Thing__ } from '../../domain/__thing-kebab__';
+import { __EACH:string(__THING_____FIELD___MAX_LENGTH)__, __EACH:int(__THING_____FIELD___MIN, __THING_____FIELD___MAX)__, type __Thing__ } from '../../domain/__thing-kebab__';
 // <each field>
 // <enum>
 import { __THING_____FIELD___VALUES, type __Thing____Field__Value } from '../../domain/__thing-kebab__-__field-kebab__';
@@ -29,6 +29,14 @@ export class __Thing__Response {
   @ApiProperty({ minLength: __min__, maxLength: __THING_____FIELD___MAX_LENGTH, example: '__example__' })
   __field__: string;
 // </string>
+// <int>
+  @ApiProperty({ type: 'integer', minimum: __THING_____FIELD___MIN, maximum: __THING_____FIELD___MAX, example: __example__ })
+  __field__: number;
+// </int>
+// <int64>
+  @ApiProperty({ type: 'integer', format: 'int64', example: 1 })
+  __field__: bigint;
+// </int64>
 // <enum>
   @ApiProperty({ enum: __THING_____FIELD___VALUES, enumName: '__Thing____Field__' })
   __field__: __Thing____Field__Value;

@@ -1,8 +1,9 @@
 // <sample>
 // <update>
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsString, Length, ValidateIf } from 'class-validator';
-import { __EACH:string(__THING_____FIELD___MAX_LENGTH)__ } from '../../domain/__thing-kebab__';
+import { IsIn, IsInt, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { INT64_RULE, IsInt64 } from '@app/validation';
+import { __EACH:string(__THING_____FIELD___MAX_LENGTH)__, __EACH:int(__THING_____FIELD___MIN, __THING_____FIELD___MAX)__ } from '../../domain/__thing-kebab__';
 // <each field>
 // <enum>
 import { __THING_____FIELD___VALUES, type __Thing____Field__Value } from '../../domain/__thing-kebab__-__field-kebab__';
@@ -21,6 +22,20 @@ export class Update__Thing__Dto {
   @IsString({ message: '__field__ must be a string' })
   __field__?: string;
 // </string>
+// <int>
+  @ApiPropertyOptional({ type: 'integer', minimum: __THING_____FIELD___MIN, maximum: __THING_____FIELD___MAX, example: __example__ })
+  @ValidateIf((body: Update__Thing__Dto) => body.__field__ !== undefined)
+  @Max(__THING_____FIELD___MAX, { message: `__field__ must be an integer from ${__THING_____FIELD___MIN} to ${__THING_____FIELD___MAX}` })
+  @Min(__THING_____FIELD___MIN, { message: `__field__ must be an integer from ${__THING_____FIELD___MIN} to ${__THING_____FIELD___MAX}` })
+  @IsInt({ message: `__field__ must be an integer from ${__THING_____FIELD___MIN} to ${__THING_____FIELD___MAX}` })
+  __field__?: number;
+// </int>
+// <int64>
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', example: 1 })
+  @ValidateIf((body: Update__Thing__Dto) => body.__field__ !== undefined)
+  @IsInt64(`__field__ must be ${INT64_RULE}`)
+  __field__?: number | bigint;
+// </int64>
 // <enum>
   @ApiPropertyOptional({ enum: __THING_____FIELD___VALUES, enumName: '__Thing____Field__' })
   @ValidateIf((body: Update__Thing__Dto) => body.__field__ !== undefined)

@@ -20,6 +20,12 @@ export class Create__Things____TIMESTAMP__ implements MigrationInterface {
 // <string>
           { name: '__field_snake__', type: 'varchar', length: '__max__' },
 // </string>
+// <int>
+          { name: '__field_snake__', type: 'integer' },
+// </int>
+// <int64>
+          { name: '__field_snake__', type: 'bigint' },
+// </int64>
 // <enum>
           { name: '__field_snake__', type: 'varchar', length: '__length__' },
 // </enum>
