@@ -400,6 +400,8 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
       send(connection, sql, parameters),
       send(connection, 'COMMIT'),
     ]);
+    // Read once the row's answer is: a failure of the COMMIT that comes with it is not an unhandled one meanwhile.
+    committed.catch(() => undefined);
     Object.assign(runner, { isTransactionActive: false, transactionDepth: 0 });
     try {
       await (this.spans ? this.spans.statement(sql, () => written) : written);
@@ -492,6 +494,8 @@ function begin(
   const begun = connection.sendWithNext(sql).catch((error: unknown) => {
     throw new QueryFailedError(sql, [], error as Error);
   });
+  // Read before the commit; a failure meanwhile (the connection lost while the work runs) is not an unhandled one.
+  begun.catch(() => undefined);
   Object.assign(runner, { isTransactionActive: true, transactionDepth: 1 });
   return begun;
 }
