@@ -321,29 +321,29 @@ describe('npm run generate:module', () => {
   });
 
   it('writes the fields --fields names through every layer: a value object per enum, bounds, columns, tests', async () => {
-    const tickets = await generate(
-      'tickets',
+    const tasks = await generate(
+      'tasks',
       '--fields',
       'title:string(1..80) state:enum(open,on-hold,closed)=open priority:enum(low,high) note:string(0..500) ' +
         'petId:int64 seats:int(1..12)',
     );
-    expect(tickets.status, tickets.output).toBe(0);
-    const module = join(copy, 'libs/tickets');
+    expect(tasks.status, tasks.output).toBe(0);
+    const module = join(copy, 'libs/tasks');
     const read = (file: string) => readFileSync(join(module, file), 'utf8');
     expect(readdirSync(join(module, 'src/domain')).sort()).toEqual([
-      'in-memory-ticket.repository.ts',
-      'ticket-priority.spec.ts',
-      'ticket-priority.ts',
-      'ticket-state.spec.ts',
-      'ticket-state.ts',
-      'ticket.errors.ts',
-      'ticket.repository.ts',
-      'ticket.spec.ts',
-      'ticket.ts',
+      'in-memory-task.repository.ts',
+      'task-priority.spec.ts',
+      'task-priority.ts',
+      'task-state.spec.ts',
+      'task-state.ts',
+      'task.errors.ts',
+      'task.repository.ts',
+      'task.spec.ts',
+      'task.ts',
     ]);
-    expect(read('src/domain/ticket-state.ts')).toContain("static readonly OnHold = new TicketState('on-hold');");
+    expect(read('src/domain/task-state.ts')).toContain("static readonly OnHold = new TaskState('on-hold');");
     const migration = readdirSync(join(module, 'src/infrastructure/migrations')).find((file) =>
-      /create-tickets/.test(file),
+      /create-tasks/.test(file),
     );
     const columns = read(`src/infrastructure/migrations/${migration}`);
     for (const column of [
@@ -352,17 +352,17 @@ describe('npm run generate:module', () => {
       "{ name: 'note', type: 'varchar', length: '500' }",
       "{ name: 'pet_id', type: 'bigint' }",
       "{ name: 'seats', type: 'integer' }",
-      `{ name: 'CHK_tickets_state', expression: \`"state" IN ('open', 'on-hold', 'closed')\` }`,
+      `{ name: 'CHK_tasks_state', expression: \`"state" IN ('open', 'on-hold', 'closed')\` }`,
     ]) {
       expect(columns).toContain(column);
     }
-    const create = read('src/http/dto/create-ticket.dto.ts');
+    const create = read('src/http/dto/create-task.dto.ts');
     expect(create).toContain(
-      "@ApiPropertyOptional({ enum: TICKET_STATE_VALUES, enumName: 'TicketState', default: 'open' })",
+      "@ApiPropertyOptional({ enum: TASK_STATE_VALUES, enumName: 'TaskState', default: 'open' })",
     );
     expect(create).toContain("@IsDefined({ message: 'priority is required' })");
     expect(read('README.md')).toContain('JSON `{title, state?, priority, note, petId, seats}`');
-    expect(read('src/infrastructure/sql-ticket.repository.ts')).toContain('CAST(pet_id AS TEXT) AS "petId"');
+    expect(read('src/infrastructure/sql-task.repository.ts')).toContain('CAST(pet_id AS TEXT) AS "petId"');
     // Nothing of the sample's fields is left.
     const text = readdirSync(module, { recursive: true, encoding: 'utf8' })
       .filter((file) => /\.(ts|md)$/.test(file))
