@@ -153,8 +153,9 @@ function parseArguments(args) {
   }
   if (positional.length !== 1) {
     fail(
-      'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--depends-on <module>]... ' +
-        '[--subscribes-to <event>]... [--bare] [--no-update] [--no-delete] [--stability beta|experimental]   ' +
+      'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--fields "<field> ..."] ' +
+        '[--depends-on <module>]... [--subscribes-to <event>]... [--bare] [--no-update] [--no-delete] ' +
+        '[--stability beta|experimental]   ' +
         '(e.g. orders --path shop/orders --depends-on pets; ' +
         'every option: --help)',
     );

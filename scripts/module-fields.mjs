@@ -119,24 +119,12 @@ function tokensOf(field, one) {
     const changed = 'Renamed'.slice(0, field.max).padEnd(field.min, 'x');
     return {
       ...common,
+      ...plainTokens(field, one, 'string'),
+      ...testValues(`'${example}'`, `'${changed}'`),
       min: String(field.min),
+      max: String(field.max),
       example,
       changed,
-      max: String(field.max),
-      type: 'string',
-      destructure: field.name,
-      param: `${field.name}: string`,
-      fromRecord: `record.${field.name}`,
-      toRecord: `${one.camel}.${field.name}`,
-      toResponse: `${one.camel}.${field.name}`,
-      changeValue: `changes.${field.name} ?? null`,
-      commandParam: `${field.name}: string`,
-      // For tests: a value as a create gets and makes it, another, and values refused with why.
-      exampleJson: `'${example}'`,
-      madeJson: `'${example}'`,
-      madeDomain: `'${example}'`,
-      otherJson: `'${changed}'`,
-      otherDomain: `'${changed}'`,
       wrongJson: `'x'.repeat(${field.max + 1})`,
       // The check of the length's lower bound, none for 0.
       belowMin: field.min === 0 ? '' : `length < ${field.min} || `,
@@ -150,48 +138,29 @@ function tokensOf(field, one) {
   if (field.kind === 'int') {
     const example = Math.min(Math.max(1, field.min), field.max);
     const changed = example + 1 <= field.max ? example + 1 : example - 1;
-    const bad = [field.min - 1, field.max + 1].filter((n) => n >= INT32_MIN - 1 && n <= INT32_MAX + 1);
     return {
       ...common,
+      ...plainTokens(field, one, 'number'),
+      ...testValues(String(example), String(changed)),
       min: String(field.min),
       max: String(field.max),
       example: String(example),
-      type: 'number',
-      destructure: field.name,
-      param: `${field.name}: number`,
-      fromRecord: `record.${field.name}`,
-      toRecord: `${one.camel}.${field.name}`,
-      toResponse: `${one.camel}.${field.name}`,
-      changeValue: `changes.${field.name} ?? null`,
-      commandParam: `${field.name}: number`,
-      badDomainValues: [field.min - 1, field.max + 1, 1.5].join(', '),
-      exampleJson: String(example),
-      madeJson: String(example),
-      madeDomain: String(example),
-      otherJson: String(changed),
-      otherDomain: String(changed),
       wrongJson: String(field.max + 1),
-      badValues: [...bad, 1.5, "'7'"].join(', '),
+      badDomainValues: [field.min - 1, field.max + 1, 1.5].join(', '),
+      badValues: [field.min - 1, field.max + 1, 1.5, "'7'"].join(', '),
       wrongWhy: `${field.name} must be an integer from ${field.min} to ${field.max}`,
     };
   }
   if (field.kind === 'int64') {
     return {
       ...common,
+      ...plainTokens(field, one, 'bigint'),
+      ...testValues('1', '2', (value) => `${value}n`),
       column: `CAST(${snake} AS TEXT) AS "${field.name}"`,
-      type: 'bigint',
-      destructure: field.name,
-      param: `${field.name}: bigint`,
       fromRecord: `int64Of(record.${field.name})`,
       toRecord: `String(${one.camel}.${field.name})`,
-      toResponse: `${one.camel}.${field.name}`,
       changeValue: `changes.${field.name} === undefined ? null : String(changes.${field.name})`,
       commandParam: `${field.name}: number | bigint`,
-      exampleJson: '1',
-      madeJson: '1',
-      madeDomain: '1n',
-      otherJson: '2',
-      otherDomain: '2n',
       wrongJson: "'7'",
       badValues: ["'7'", '1.5', "'9223372036854775808'"].join(', '),
       wrongWhy: `${field.name} must be ${INT64_RULE}`,
@@ -230,6 +199,34 @@ function tokensOf(field, one) {
     toResponse: `${one.camel}.${field.name}.value`,
     changeValue: `changes.${field.name}?.value ?? null`,
     commandParam: `${field.name}${field.defaultValue ? '?' : ''}: string`,
+  };
+}
+
+/** The tokens of a field kept as it is through every layer (a string, a number), of type `type` in the domain. */
+function plainTokens(field, one, type) {
+  return {
+    type,
+    destructure: field.name,
+    param: `${field.name}: ${type}`,
+    fromRecord: `record.${field.name}`,
+    toRecord: `${one.camel}.${field.name}`,
+    toResponse: `${one.camel}.${field.name}`,
+    changeValue: `changes.${field.name} ?? null`,
+    commandParam: `${field.name}: ${type}`,
+  };
+}
+
+/**
+ * For tests: the value a create is given (and makes), and another, as JSON and as the domain has them (`domain`
+ * spells a JSON value in the domain's type).
+ */
+function testValues(example, other, domain = (value) => value) {
+  return {
+    exampleJson: example,
+    madeJson: example,
+    madeDomain: domain(example),
+    otherJson: other,
+    otherDomain: domain(other),
   };
 }
 
