@@ -72,9 +72,10 @@ Options:
                                npm run generate:module -- audits --subscribes-to pets.pet-created
   --fields "<field> ..."     the entity's fields, each name:kind, instead of the sample's name and status: the
                              kinds string(min..max) (string alone: 1..255), int(min..max) (int alone: 32 bits),
-                             int64 (exact past 2^53) and enum(a,b,c), an enum's default after = (a create may
-                             leave it out); each through every layer, with its tests
-                               npm run generate:module -- tickets --fields "title:string(1..80) state:enum(open,closed)=open"
+                             int64 (exact past 2^53) and enum(a,b,c); then ? for a field a create may leave
+                             out (a PATCH of null clears it), or an enum's default after =; each through every
+                             layer, with its tests
+                               npm run generate:module -- tickets --fields "title:string(1..80) note:string? state:enum(open,closed)=open"
   --bare                     an id, create and get only: none of the sample fields, no list, PATCH or DELETE
                                npm run generate:module -- widgets --bare
   --no-update                no PATCH: its things are never changed once made (a ledger's entries)

@@ -6,13 +6,15 @@
  *   int(min..max)      an integer from min to max; `int` alone is a 32-bit integer, the column's
  *   int64              an integer of 64 bits, exact past 2^53: a `bigint` in the code, decimal text in SQL
  *   enum(a,b,c)        one of the values, kept as a closed value object of its own (`<Thing><Field>`)
- * followed by `=value` for the value a create takes when the body leaves the field out.
+ * followed by `?` for a field a create may leave out (null in the domain and the table, left out of the answer; a
+ * PATCH of null clears it), or, for an enum, `=value` for the value a create takes when the body leaves it out.
  *
  * In a template, the lines between `// <each field>` and `// </each>` are written once per field, in the fields'
  * order, keeping inside them the lines between `// <string>` and `// </string>` (and so on, one block per kind) only
  * for a field of that kind, and those between `// <defaulted>` / `// <required>` and their ends only for a field
  * with / without a default; `// <each value>` ... `// </each>` inside them is written once per value of an enum.
- * `__EACH(text)__` on a line is `text` once per field, joined by ", " (`__EACH:string(text)__`: per string field; `:required`, `:defaulted`: per field without, with a default). In both, a field's tokens are filled:
+ * `__EACH(text)__` on a line is `text` once per field, joined by ", " (`__EACH:string(text)__`: per string field; `:required`, `:defaulted`, `:optional`, `:present`: per field of that
+ * presence; `:answer`: all, in the order of an answer's JSON). In both, a field's tokens are filled:
  * `__field__` (camelCase), `__Field__`, `__FIELD__`, `__field_snake__`, `__field-kebab__`, its bounds `__min__` and
  * `__max__`, an enum's `__values__` (draft, active, retired), `__VALUES__` ('draft', 'active', 'retired'),
  * `__default__` and `__Default__`, and the expressions of its kind (`__type__`, `__fromRecord__`, ...: below).
@@ -22,7 +24,7 @@
 /** The fields without --fields: the sample every generated module has had, a name and a status. */
 export const SAMPLE_FIELDS = 'name:string(1..255) status:enum(draft,active,retired)=draft';
 
-const FIELD = /^([a-z][a-zA-Z0-9]*):(string|int64|int|enum)(?:\(([^)]*)\))?(?:=([a-z][a-z0-9-]*))?$/;
+const FIELD = /^([a-z][a-zA-Z0-9]*):(string|int64|int|enum)(?:\(([^)]*)\))?(\?)?(?:=([a-z][a-z0-9-]*))?$/;
 /** An int's bounds when none are given: a 32-bit integer's, the column's. */
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -50,14 +52,18 @@ export function parseFields(spec, refuse) {
     if (!match) {
       refuse(
         `--fields: "${item}" is not a field: name:kind, the kinds string, string(1..80), int, int(1..100), int64, ` +
-          `enum(a,b,c), an enum's default after =: --fields "title:string(1..80) status:enum(open,closed)=open"`,
+          `enum(a,b,c), then ? for a field a create may leave out, or an enum's default after =: ` +
+          `--fields "title:string(1..80) note:string? status:enum(open,closed)=open"`,
       );
     }
-    const [, name, kind, argument, defaultValue] = match;
+    const [, name, kind, argument, optional, defaultValue] = match;
     if (name === 'id')
       refuse("--fields: id is the entity's own, an int64 the database assigns: name the field otherwise");
     if (fields.some((field) => field.name === name)) refuse(`--fields: ${name} is given twice`);
-    const field = { name, kind, defaultValue };
+    if (optional && defaultValue !== undefined) {
+      refuse(`--fields: ${name} is optional (?) and has a default (=): a field with a default is never absent`);
+    }
+    const field = { name, kind, defaultValue, optional: Boolean(optional) };
     if (kind === 'string') {
       const [min, max] = (argument ?? '1..255').split('..').map(Number);
       if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < Math.max(min, 1) || max > 10_000) {
@@ -92,8 +98,64 @@ export function parseFields(spec, refuse) {
   return fields;
 }
 
+/** Whether a create must give the field (`required`), may leave it to its default, or may leave it absent. */
+function presence(field) {
+  if (field.optional) return 'optional';
+  return field.defaultValue === undefined ? 'required' : 'defaulted';
+}
+
 /** The tokens of `field` in a module whose entity's names are `one` (names() of generate-module.mjs). */
 function tokensOf(field, one) {
+  const tokens = kindTokensOf(field, one);
+  const value = `${one.camel}.${field.name}`;
+  const named = {
+    ...tokens,
+    checkCall: `check${tokens.Field}(${field.name});`,
+    changeGuard: `changes.${field.name} !== undefined`,
+    keep: `changes.${field.name} ?? ${field.name}`,
+    changeFlag: '',
+    responseEntry: `${field.name}: ${tokens.toResponse}`,
+    ApiProperty: 'ApiProperty',
+    responseMark: '',
+    columnOptions: tokens.columnName,
+    isNullable: '',
+    nullable: '',
+    andNotNull: '',
+    nullableOption: '',
+    changeType: tokens.commandType,
+  };
+  if (!field.optional) return named;
+  // An optional field is null in the domain and the table when absent, and left out of the answer.
+  const unlessNull = (expression, of) => (expression === of ? of : `${of} === null ? null : ${expression}`);
+  return {
+    ...named,
+    type: `${tokens.type} | null`,
+    destructure: `${field.name} = null`,
+    param: `${field.name}?: ${tokens.type} | null`,
+    recordType: `${tokens.recordType} | null`,
+    fromRecord: unlessNull(tokens.fromRecord, `record.${field.name}`),
+    toRecord: unlessNull(tokens.toRecord.replace('?.', '.'), value),
+    changeValue: tokens.changeValue.replace(`changes.${field.name} === undefined`, `changes.${field.name} == null`),
+    changeFlag: `, changes.${field.name} === undefined ? 0 : 1`,
+    commandParam: `${field.name}?: ${tokens.commandType}`,
+    changeType: `${tokens.commandType} | null`,
+    checkCall: `if (${field.name} !== null) check${tokens.Field}(${field.name});`,
+    changeGuard: `changes.${field.name} !== undefined && changes.${field.name} !== null`,
+    keep: `changes.${field.name} === undefined ? ${field.name} : changes.${field.name}`,
+    responseEntry: `...(${value} === null ? {} : { ${field.name}: ${tokens.toResponse} })`,
+    ApiProperty: 'ApiPropertyOptional',
+    responseMark: '?',
+    columnOptions: `${tokens.columnName}, nullable: true`,
+    isNullable: ', isNullable: true',
+    nullable: ' | null',
+    andNotNull: ` && body.${field.name} !== null`,
+    nullableOption: ', nullable: true',
+    madeDomain: 'null',
+  };
+}
+
+/** The tokens of `field`'s kind. */
+function kindTokensOf(field, one) {
   const parts = words(field.name);
   const Field = parts.map(pascalOf).join('');
   const snake = parts.join('_');
@@ -106,7 +168,7 @@ function tokensOf(field, one) {
     // In a SELECT: the column, under the record's name.
     column: snake === field.name ? snake : `${snake} AS "${field.name}"`,
     // `?` after a field a create may leave out.
-    optional: field.defaultValue === undefined ? '' : '?',
+    optional: presence(field) === 'required' ? '' : '?',
     // A record's column options: its name, when the column's is not the property's.
     columnName: snake === field.name ? '' : `, name: '${snake}'`,
     // The record's type of it, and a command's.
@@ -161,6 +223,12 @@ function tokensOf(field, one) {
       toRecord: `String(${one.camel}.${field.name})`,
       changeValue: `changes.${field.name} === undefined ? null : String(changes.${field.name})`,
       commandParam: `${field.name}: number | bigint`,
+      fromCommand: field.optional
+        ? `command.${field.name} === undefined ? undefined : BigInt(command.${field.name})`
+        : `BigInt(command.${field.name})`,
+      changeFromCommand: field.optional
+        ? `command.${field.name} == null ? command.${field.name} : BigInt(command.${field.name})`
+        : `command.${field.name} === undefined ? undefined : BigInt(command.${field.name})`,
       wrongJson: "'7'",
       badValues: ["'7'", '1.5', "'9223372036854775808'"].join(', '),
       wrongWhy: `${field.name} must be ${INT64_RULE}`,
@@ -199,6 +267,13 @@ function tokensOf(field, one) {
     toResponse: `${one.camel}.${field.name}.value`,
     changeValue: `changes.${field.name}?.value ?? null`,
     commandParam: `${field.name}${field.defaultValue ? '?' : ''}: string`,
+    fromCommand:
+      presence(field) === 'required'
+        ? `${objectName}.from(command.${field.name})`
+        : `command.${field.name} === undefined ? undefined : ${objectName}.from(command.${field.name})`,
+    changeFromCommand: field.optional
+      ? `command.${field.name} == null ? command.${field.name} : ${objectName}.from(command.${field.name})`
+      : `command.${field.name} === undefined ? undefined : ${objectName}.from(command.${field.name})`,
   };
 }
 
@@ -213,6 +288,8 @@ function plainTokens(field, one, type) {
     toResponse: `${one.camel}.${field.name}`,
     changeValue: `changes.${field.name} ?? null`,
     commandParam: `${field.name}: ${type}`,
+    fromCommand: `command.${field.name}`,
+    changeFromCommand: `command.${field.name}`,
   };
 }
 
@@ -236,7 +313,7 @@ function valueName(value) {
 }
 
 const FIELD_TOKEN =
-  /__(field-kebab|field_snake|field|Field|FIELD|min|max|values|VALUES|default|Default|type|destructure|param|fromRecord|toRecord|toResponse|valueObjects|second|SECOND|Second|absent|example|changed|column|changeValue|commandParam|n|n1|exampleJson|madeJson|madeDomain|otherJson|otherDomain|wrongJson|wrongWhy|optional|badLengths|belowMin|length|badValues|badDomainValues|columnName|recordType|commandType)__/g;
+  /__(field-kebab|field_snake|field|Field|FIELD|min|max|values|VALUES|default|Default|type|destructure|param|fromRecord|toRecord|toResponse|valueObjects|second|SECOND|Second|absent|example|changed|column|changeValue|commandParam|n|n1|exampleJson|madeJson|madeDomain|otherJson|otherDomain|wrongJson|wrongWhy|optional|badLengths|belowMin|length|badValues|badDomainValues|columnName|recordType|commandType|checkCall|changeGuard|keep|changeFlag|responseEntry|ApiProperty|responseMark|columnOptions|isNullable|nullable|andNotNull|nullableOption|changeType|fromCommand|changeFromCommand|setClause)__/g;
 
 function filled(text, tokens) {
   return text.replace(FIELD_TOKEN, (token, name) => tokens[name] ?? token);
@@ -244,7 +321,7 @@ function filled(text, tokens) {
 
 /** A line that opens or closes a block of the fields: `// <each field>`, `// </enum>`. */
 const MARK =
-  /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each value|each|string|int64|int|enum|defaulted|required)>\s*(?:-->)?\s*$/;
+  /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each value|each|string|int64|int|enum|defaulted|required|optional)>\s*(?:-->)?\s*$/;
 
 /** "a name and a closed status": the fields, in the README's words. */
 function prose(fields) {
@@ -254,17 +331,37 @@ function prose(fields) {
 
 /** `text` with its `<each field>` blocks and `__EACH(...)__` written for `fields` of the entity named `one`. */
 export function writeFields(text, fields, one) {
-  const fieldTokens = fields.map((field, n) => ({
-    field,
-    // A statement's parameters: the field's place after nothing ($n) and after the id ($n1).
-    tokens: { ...tokensOf(field, one), n: String(n + 1), n1: String(n + 2) },
-  }));
+  // The update's parameters: the id, then each field's value, and for an optional one whether it is set ($flag).
+  let next = 2;
+  const fieldTokens = fields.map((field, n) => {
+    const n1 = next++;
+    const flag = field.optional ? next++ : undefined;
+    const snake = words(field.name).join('_');
+    return {
+      field,
+      tokens: {
+        ...tokensOf(field, one),
+        // Its place among an insert's parameters.
+        n: String(n + 1),
+        n1: String(n1),
+        setClause:
+          flag === undefined
+            ? `${snake} = COALESCE($${n1}, ${snake})`
+            : `${snake} = CASE WHEN $${flag} = 1 THEN $${n1} ELSE ${snake} END`,
+      },
+    };
+  });
   const inline = (line) =>
     line.replace(/__EACH(?::(\w+))?\((.*?)\)__/g, (_, kind, each) =>
-      fieldTokens
+      // `answer`: in the order an answer has them, the optional fields last (as the serializer writes them).
+      (kind === 'answer' ? answerOrder(fieldTokens) : fieldTokens)
         .filter(
           ({ field }) =>
-            kind === undefined || field.kind === kind || kind === (field.defaultValue ? 'defaulted' : 'required'),
+            kind === undefined ||
+            kind === 'answer' ||
+            field.kind === kind ||
+            kind === presence(field) ||
+            (kind === 'present' && !field.optional),
         )
         .map(({ tokens }) => filled(each, tokens))
         .join(', '),
@@ -283,6 +380,11 @@ export function writeFields(text, fields, one) {
     i = end;
   }
   return out.join('\n');
+}
+
+/** Fields in the order of an answer's JSON: the serializer writes the required properties first. */
+function answerOrder(fieldTokens) {
+  return [...fieldTokens.filter(({ field }) => !field.optional), ...fieldTokens.filter(({ field }) => field.optional)];
 }
 
 /** The index of the line closing the block opened at `start`. */
@@ -305,7 +407,8 @@ function forField(block, field, tokens) {
     int64: field.kind === 'int64',
     enum: field.kind === 'enum',
     defaulted: field.defaultValue !== undefined,
-    required: field.defaultValue === undefined,
+    optional: field.optional,
+    required: presence(field) === 'required',
   };
   const out = [];
   const open = [];

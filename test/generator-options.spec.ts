@@ -35,7 +35,12 @@ describe('npm run generate:module, its options', () => {
     [
       ['tickets', '--fields', 'title:text'],
       '--fields: "title:text" is not a field: name:kind, the kinds string, string(1..80), int, int(1..100), int64, ' +
-        'enum(a,b,c), an enum\'s default after =: --fields "title:string(1..80) status:enum(open,closed)=open"',
+        "enum(a,b,c), then ? for a field a create may leave out, or an enum's default after =: " +
+        '--fields "title:string(1..80) note:string? status:enum(open,closed)=open"',
+    ],
+    [
+      ['tickets', '--fields', 'state:enum(open,closed)?=open'],
+      '--fields: state is optional (?) and has a default (=): a field with a default is never absent',
     ],
     [
       ['tickets', '--fields', 'seats:int(1..3000000000)'],

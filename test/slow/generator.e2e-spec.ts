@@ -324,8 +324,8 @@ describe('npm run generate:module', () => {
     const tasks = await generate(
       'tasks',
       '--fields',
-      'title:string(1..80) state:enum(open,on-hold,closed)=open priority:enum(low,high) note:string(0..500) ' +
-        'petId:int64 seats:int(1..12)',
+      'title:string(1..80) state:enum(open,on-hold,closed)=open priority:enum(low,high) note:string(0..500)? ' +
+        'petId:int64 seats:int(1..12) parentId:int64?',
     );
     expect(tasks.status, tasks.output).toBe(0);
     const module = join(copy, 'libs/tasks');
@@ -349,7 +349,8 @@ describe('npm run generate:module', () => {
     for (const column of [
       "{ name: 'title', type: 'varchar', length: '80' }",
       "{ name: 'state', type: 'varchar', length: '16' }",
-      "{ name: 'note', type: 'varchar', length: '500' }",
+      "{ name: 'note', type: 'varchar', length: '500', isNullable: true }",
+      "{ name: 'parent_id', type: 'bigint', isNullable: true }",
       "{ name: 'pet_id', type: 'bigint' }",
       "{ name: 'seats', type: 'integer' }",
       `{ name: 'CHK_tasks_state', expression: \`"state" IN ('open', 'on-hold', 'closed')\` }`,
@@ -361,7 +362,12 @@ describe('npm run generate:module', () => {
       "@ApiPropertyOptional({ enum: TASK_STATE_VALUES, enumName: 'TaskState', default: 'open' })",
     );
     expect(create).toContain("@IsDefined({ message: 'priority is required' })");
-    expect(read('README.md')).toContain('JSON `{title, state?, priority, note, petId, seats}`');
+    expect(read('README.md')).toContain('JSON `{title, state?, priority, note?, petId, seats, parentId?}`');
+    // An optional field is left out of an answer when absent, and a PATCH of null clears it.
+    expect(read('src/http/dto/task.response.ts')).toContain('...(task.note === null ? {} : { note: task.note })');
+    expect(read('src/infrastructure/sql-task.repository.ts')).toContain(
+      'note = CASE WHEN $6 = 1 THEN $5 ELSE note END',
+    );
     expect(read('src/infrastructure/sql-task.repository.ts')).toContain('CAST(pet_id AS TEXT) AS "petId"');
     // Nothing of the sample's fields is left.
     const text = readdirSync(module, { recursive: true, encoding: 'utf8' })

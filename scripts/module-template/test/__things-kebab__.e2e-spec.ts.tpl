@@ -23,12 +23,12 @@ for (const kind of DATABASE_KINDS) {
 // <sample>
       /** The fields a create needs (the others take their defaults), the __thing__ they make, and other values. */
       const REQUIRED = { __EACH:required(__field__: __exampleJson__)__ };
-      const MADE = { __EACH(__field__: __madeJson__)__ };
+      const MADE = { __EACH:present(__field__: __madeJson__)__ };
 // <update>
-      const CHANGED = { __EACH(__field__: __otherJson__)__ };
+      const CHANGED = { __EACH:answer(__field__: __otherJson__)__ };
 // </update>
       /** The JSON of __a_thing__ with the id `id`, exactly as the service writes it. */
-      const textOf = (id: string, fields: object) => `{"id":${id},${JSON.stringify(fields).slice(1)}`;
+      const textOf = (id: string, fields: object) => JSON.stringify({ id: 0, ...fields }).replace('"id":0', `"id":${id}`);
 
       it('creates __a_thing__: 201, its Location, defaults for the fields left out; gets it back', async () => {
         const response = await post(REQUIRED);
@@ -65,7 +65,7 @@ for (const kind of DATABASE_KINDS) {
       it('changes the fields a PATCH gives, and keeps the others', async () => {
         const { id } = (await post(REQUIRED)).body;
         const patch = (body: object) => t.http().patch(`/v1/__route__/${id}`).set(AUTH).send(body);
-        let expected = { id, ...MADE };
+        let expected: Record<string, unknown> = { id, ...MADE };
 // <each field>
         expected = { ...expected, __field__: __otherJson__ };
         const __field__Changed = await patch({ __field__: __otherJson__ });
@@ -75,6 +75,14 @@ for (const kind of DATABASE_KINDS) {
           400,
           errorBody(400, 'invalid_body', '__wrongWhy__'),
         ]);
+// <optional>
+        // null clears it: the answer has it no more.
+        const __field__Cleared = await patch({ __field__: null });
+        const { __field__: _cleared__Field__, ...without__Field__ } = expected;
+        expect([__field__Cleared.status, __field__Cleared.body]).toEqual([200, without__Field__]);
+        expected = { ...without__Field__, __field__: __otherJson__ };
+        expect((await patch({ __field__: __otherJson__ })).body).toEqual(expected);
+// </optional>
 // </each>
         expect((await get(`/v1/__route__/${id}`)).body).toEqual(expected);
       });

@@ -60,7 +60,7 @@ describe('__Things__Service', () => {
 
   it('changes the fields given, and keeps the others', async () => {
     const created = await service.create(COMMAND);
-    let expected = { id: created.id, ...MADE };
+    let expected: Record<string, unknown> = { id: created.id, ...MADE };
 // <each field>
     expected = { ...expected, __field__: __otherDomain__ };
     expect(await service.update(created.id, { __field__: __otherJson__ })).toEqual(expected);

@@ -45,23 +45,7 @@ export class __Things__Service {
   async create(command: { __EACH(__commandParam__)__ }): Promise<__Thing__> {
     const __thing__ = New__Thing__.create({
 // <each field>
-// <string>
-      __field__: command.__field__,
-// </string>
-// <int>
-      __field__: command.__field__,
-// </int>
-// <int64>
-      __field__: BigInt(command.__field__),
-// </int64>
-// <enum>
-// <defaulted>
-      __field__: command.__field__ === undefined ? undefined : __Thing____Field__.from(command.__field__),
-// </defaulted>
-// <required>
-      __field__: __Thing____Field__.from(command.__field__),
-// </required>
-// </enum>
+      __field__: __fromCommand__,
 // </each>
     });
     return this.__things__.add(__thing__);
@@ -69,21 +53,10 @@ export class __Things__Service {
 // <update>
 
   /** Changes the fields given, every rule checked before the one write that applies them. */
-  async update(id: bigint, command: { __EACH(__field__?: __commandType__)__ }): Promise<__Thing__> {
+  async update(id: bigint, command: { __EACH(__field__?: __changeType__)__ }): Promise<__Thing__> {
     const changes = __Thing__.checkChanges({
 // <each field>
-// <string>
-      __field__: command.__field__,
-// </string>
-// <int>
-      __field__: command.__field__,
-// </int>
-// <int64>
-      __field__: command.__field__ === undefined ? undefined : BigInt(command.__field__),
-// </int64>
-// <enum>
-      __field__: command.__field__ === undefined ? undefined : __Thing____Field__.from(command.__field__),
-// </enum>
+      __field__: __changeFromCommand__,
 // </each>
     });
     const updated = is__Thing__Id(id) ? await this.__things__.update(id, changes) : undefined;

@@ -67,10 +67,10 @@ export class New__Thing__ {
   static create({ __EACH(__destructure__)__ }: { __EACH(__param__)__ }): New__Thing__ {
 // <each field>
 // <string>
-    check__Field__(__field__);
+    __checkCall__
 // </string>
 // <int>
-    check__Field__(__field__);
+    __checkCall__
 // </int>
 // </each>
     return new New__Thing__(__EACH(__field__)__);
@@ -121,10 +121,10 @@ export class __Thing__ {
   static checkChanges(changes: __Thing__Changes): __Thing__Changes {
 // <each field>
 // <string>
-    if (changes.__field__ !== undefined) check__Field__(changes.__field__);
+    if (__changeGuard__) check__Field__(changes.__field__);
 // </string>
 // <int>
-    if (changes.__field__ !== undefined) check__Field__(changes.__field__);
+    if (__changeGuard__) check__Field__(changes.__field__);
 // </int>
 // </each>
     return changes;

@@ -36,7 +36,7 @@ export class InMemory__Thing__Repository extends __Thing__Repository {
     const index = this.stored.findIndex((__thing__) => __thing__.id === id);
     if (index === -1) return undefined;
     const { __EACH(__field__)__ } = this.stored[index];
-    this.stored[index] = __Thing__.restore(id, { __EACH(__field__: changes.__field__ ?? __field__)__ });
+    this.stored[index] = __Thing__.restore(id, { __EACH(__field__: __keep__)__ });
     return this.stored[index];
   }
 // </update>

@@ -25,16 +25,16 @@ export class __Thing__Record {
 // <each field>
 
 // <string>
-  @Column({ type: 'varchar', length: __max____columnName__ })
+  @Column({ type: 'varchar', length: __max____columnOptions__ })
 // </string>
 // <int>
-  @Column({ type: 'integer'__columnName__ })
+  @Column({ type: 'integer'__columnOptions__ })
 // </int>
 // <int64>
-  @Column({ type: 'bigint'__columnName__ })
+  @Column({ type: 'bigint'__columnOptions__ })
 // </int64>
 // <enum>
-  @Column({ type: 'varchar', length: __length____columnName__ })
+  @Column({ type: 'varchar', length: __length____columnOptions__ })
 // </enum>
   __field__: __recordType__;
 // </each>

@@ -44,7 +44,7 @@ export class Sql__Thing__Repository extends __Thing__Repository {
 // <update>
       // One conditional write: the row as it is after it, or no row when none has the id.
       update: dialect.statement(
-        'UPDATE __things_snake__ SET __EACH(__field_snake__ = COALESCE($__n1__, __field_snake__))__ ' +
+        'UPDATE __things_snake__ SET __EACH(__setClause__)__ ' +
           `WHERE __things_snake__.id = $1 RETURNING ${COLUMNS}`,
       ),
 // </update>
@@ -86,7 +86,7 @@ export class Sql__Thing__Repository extends __Thing__Repository {
     const { rows } = await this.db.write(this.sql.update, [
       String(id),
 // <each field>
-      __changeValue__,
+      __changeValue____changeFlag__,
 // </each>
     ]);
     return rows.length > 0 ? __Thing__Mapper.toDomain(rows[0] as unknown as __Thing__Record) : undefined;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 // <sample>
 import { __EACH:string(__THING_____FIELD___MAX_LENGTH)__, __EACH:int(__THING_____FIELD___MIN, __THING_____FIELD___MAX)__, type __Thing__ } from '../../domain/__thing-kebab__';
 // <each field>
@@ -26,20 +26,20 @@ export class __Thing__Response {
 // <sample>
 // <each field>
 // <string>
-  @ApiProperty({ minLength: __min__, maxLength: __THING_____FIELD___MAX_LENGTH, example: '__example__' })
-  __field__: string;
+  @__ApiProperty__({ minLength: __min__, maxLength: __THING_____FIELD___MAX_LENGTH, example: '__example__' })
+  __field____responseMark__: string;
 // </string>
 // <int>
-  @ApiProperty({ type: 'integer', minimum: __THING_____FIELD___MIN, maximum: __THING_____FIELD___MAX, example: __example__ })
-  __field__: number;
+  @__ApiProperty__({ type: 'integer', minimum: __THING_____FIELD___MIN, maximum: __THING_____FIELD___MAX, example: __example__ })
+  __field____responseMark__: number;
 // </int>
 // <int64>
-  @ApiProperty({ type: 'integer', format: 'int64', example: 1 })
-  __field__: bigint;
+  @__ApiProperty__({ type: 'integer', format: 'int64', example: 1 })
+  __field____responseMark__: bigint;
 // </int64>
 // <enum>
-  @ApiProperty({ enum: __THING_____FIELD___VALUES, enumName: '__Thing____Field__' })
-  __field__: __Thing____Field__Value;
+  @__ApiProperty__({ enum: __THING_____FIELD___VALUES, enumName: '__Thing____Field__' })
+  __field____responseMark__: __Thing____Field__Value;
 // </enum>
 
 // </each>
@@ -48,7 +48,7 @@ export class __Thing__Response {
 
 export function to__Thing__Response(__thing__: __Thing__): __Thing__Response {
 // <sample>
-  return { id: __thing__.id, __EACH(__field__: __toResponse__)__ };
+  return { id: __thing__.id, __EACH(__responseEntry__)__ };
 // </sample>
 // <bare>
   return { id: __thing__.id };

@@ -18,16 +18,16 @@ export class Create__Things____TIMESTAMP__ implements MigrationInterface {
 // <sample>
 // <each field>
 // <string>
-          { name: '__field_snake__', type: 'varchar', length: '__max__' },
+          { name: '__field_snake__', type: 'varchar', length: '__max__'__isNullable__ },
 // </string>
 // <int>
-          { name: '__field_snake__', type: 'integer' },
+          { name: '__field_snake__', type: 'integer'__isNullable__ },
 // </int>
 // <int64>
-          { name: '__field_snake__', type: 'bigint' },
+          { name: '__field_snake__', type: 'bigint'__isNullable__ },
 // </int64>
 // <enum>
-          { name: '__field_snake__', type: 'varchar', length: '__length__' },
+          { name: '__field_snake__', type: 'varchar', length: '__length__'__isNullable__ },
 // </enum>
 // </each>
 // </sample>
