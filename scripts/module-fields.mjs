@@ -11,10 +11,12 @@
  *
  * In a template, the lines between `// <each field>` and `// </each>` are written once per field, in the fields'
  * order, keeping inside them the lines between `// <string>` and `// </string>` (and so on, one block per kind) only
- * for a field of that kind, and those between `// <defaulted>` / `// <required>` and their ends only for a field
- * with / without a default; `// <each value>` ... `// </each>` inside them is written once per value of an enum.
- * `__EACH(text)__` on a line is `text` once per field, joined by ", " (`__EACH:string(text)__`: per string field; `:required`, `:defaulted`, `:optional`, `:present`: per field of that
- * presence; `:answer`: all, in the order of an answer's JSON). In both, a field's tokens are filled:
+ * for a field of that kind, and those between `// <required>`, `// <defaulted>` or `// <optional>` and their ends
+ * only for a field a create must give, may leave to its default, or may leave out; `// <each value>` ...
+ * `// </each>` inside them is written once per value of an enum. `__EACH(text)__` on a line is `text` once per
+ * field, joined by ", " (`__EACH:string(text)__`: per string field; `:required`, `:defaulted`, `:optional`,
+ * `:present`: per field of that presence, `present` not optional; `:answer`: all, in the order of an answer's
+ * JSON, the optional ones last). In both, a field's tokens are filled:
  * `__field__` (camelCase), `__Field__`, `__FIELD__`, `__field_snake__`, `__field-kebab__`, its bounds `__min__` and
  * `__max__`, an enum's `__values__` (draft, active, retired), `__VALUES__` ('draft', 'active', 'retired'),
  * `__default__` and `__Default__`, and the expressions of its kind (`__type__`, `__fromRecord__`, ...: below).
