@@ -360,6 +360,8 @@ const tokens = {
   Thing: one.pascal,
   things: plural.camel,
   thing: one.camel,
+  // In prose: "ledger entry" where the code has ledgerEntry.
+  thing_words: prose,
   THINGS: plural.upper,
   THING: one.upper,
   TIMESTAMP: String(Date.now()),
@@ -367,7 +369,7 @@ const tokens = {
 };
 const fill = (text) =>
   text.replace(
-    /__(things-kebab|thing-kebab|things_snake|thing_snake|a_thing|A_thing|Things|Thing|things|thing|THINGS|THING|TIMESTAMP|route)__/g,
+    /__(things-kebab|thing-kebab|things_snake|thing_snake|thing_words|a_thing|A_thing|Things|Thing|things|thing|THINGS|THING|TIMESTAMP|route)__/g,
     (_, token) => tokens[token],
   );
 

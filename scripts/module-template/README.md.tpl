@@ -38,5 +38,5 @@ The module's own codes (the platform's and auth's are in the service's README):
 
 | status | code | when |
 |---|---|---|
-| 400 | `invalid___thing_snake__` | the __thing__ breaks a domain rule (reached only by callers that bypass the HTTP validation) |
-| 404 | `__thing_snake___not_found` | no __thing__ has the requested id |
+| 400 | `invalid___thing_snake__` | the __thing_words__ breaks a domain rule (reached only by callers that bypass the HTTP validation) |
+| 404 | `__thing_snake___not_found` | no __thing_words__ has the requested id |

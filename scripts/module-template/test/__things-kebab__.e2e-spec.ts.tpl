@@ -21,7 +21,7 @@ for (const kind of DATABASE_KINDS) {
       const get = (path: string) => t.http().get(path).set(AUTH);
 
 // <sample>
-      /** The fields a create needs (the others take their defaults), the __thing__ they make, and other values. */
+      /** The fields a create needs (the others take their defaults), the __thing_words__ they make, and other values. */
       const REQUIRED = { __EACH:required(__field__: __exampleJson__)__ };
       const MADE = { __EACH:present(__field__: __madeJson__)__ };
 // <update>
@@ -93,7 +93,7 @@ for (const kind of DATABASE_KINDS) {
         const { id } = (await post(REQUIRED)).body;
         const removed = await t.http().delete(`/v1/__route__/${id}`).set(AUTH);
         expect([removed.status, removed.text]).toEqual([204, '']);
-        const missing = errorBody(404, '__thing_snake___not_found', `__thing__ ${id} does not exist`);
+        const missing = errorBody(404, '__thing_snake___not_found', `__thing_words__ ${id} does not exist`);
         expect((await get(`/v1/__route__/${id}`)).body).toEqual(missing);
         const again = await t.http().delete(`/v1/__route__/${id}`).set(AUTH);
         expect([again.status, again.body]).toEqual([404, missing]);
@@ -196,11 +196,11 @@ for (const kind of DATABASE_KINDS) {
       });
 
 // </bare>
-      it('answers 404 for an id no __thing__ has, exactly as written', async () => {
+      it('answers 404 for an id no __thing_words__ has, exactly as written', async () => {
         const response = await get('/v1/__route__/9223372036854775807');
         expect(response.status).toBe(404);
         expect(response.body).toEqual(
-          errorBody(404, '__thing_snake___not_found', '__thing__ 9223372036854775807 does not exist'),
+          errorBody(404, '__thing_snake___not_found', '__thing_words__ 9223372036854775807 does not exist'),
         );
       });
 

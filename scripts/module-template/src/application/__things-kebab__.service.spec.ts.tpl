@@ -11,7 +11,7 @@ import { InMemory__Thing__Repository } from '../domain/in-memory-__thing-kebab__
 import { __Things__Service } from './__things-kebab__.service';
 
 // <sample>
-/** A create's command with the fields it needs (the others take their defaults), and the __thing__ it makes. */
+/** A create's command with the fields it needs (the others take their defaults), and the __thing_words__ it makes. */
 const COMMAND = { __EACH:required(__field__: __exampleJson__)__ };
 const MADE = { __EACH(__field__: __madeDomain__)__ };
 
@@ -104,6 +104,6 @@ describe('__Things__Service', () => {
     await service.create();
 // </bare>
     await expect(service.get(id)).rejects.toThrow(__Thing__NotFoundError);
-    await expect(service.get(id)).rejects.toThrow(`__thing__ ${id} does not exist`);
+    await expect(service.get(id)).rejects.toThrow(`__thing_words__ ${id} does not exist`);
   });
 });

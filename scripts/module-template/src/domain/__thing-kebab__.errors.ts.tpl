@@ -7,7 +7,7 @@ export const __THING___ERROR_CODES = {
 
 export class __Thing__NotFoundError extends AppError {
   constructor(readonly __thing__Id: bigint) {
-    super('not_found', __THING___ERROR_CODES.notFound, `__thing__ ${__thing__Id} does not exist`);
+    super('not_found', __THING___ERROR_CODES.notFound, `__thing_words__ ${__thing__Id} does not exist`);
   }
 }
 

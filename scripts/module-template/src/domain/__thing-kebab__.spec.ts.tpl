@@ -8,7 +8,7 @@ import { __Thing____Field__ } from './__thing-kebab__-__field-kebab__';
 // </enum>
 // </each>
 
-/** The fields a new __thing__ needs (the others take their defaults), and the __thing__ they make. */
+/** The fields a new __thing_words__ needs (the others take their defaults), and the __thing_words__ they make. */
 const REQUIRED = { __EACH:required(__field__: __madeDomain__)__ };
 const MADE = { __EACH(__field__: __madeDomain__)__ };
 
@@ -43,7 +43,7 @@ describe('New__Thing__', () => {
 // <update>
 
 describe('__Thing__.checkChanges', () => {
-  it('takes the fields given, checked as a new __thing__ is', () => {
+  it('takes the fields given, checked as a new __thing_words__ is', () => {
 // <each field>
     expect(__Thing__.checkChanges({ __field__: __otherDomain__ })).toEqual({ __field__: __otherDomain__ });
 // <string>

@@ -84,7 +84,7 @@ export class New__Thing__ {
 // </bare>
 }
 
-/** A stored __thing__, identified by the id the database assigned: an int64 from 1. */
+/** A stored __thing_words__, identified by the id the database assigned: an int64 from 1. */
 export class __Thing__ {
   private constructor(
     readonly id: bigint,
@@ -96,7 +96,7 @@ export class __Thing__ {
   ) {}
 
   /**
-   * The __thing__ just added, with the id the database gave it. Nothing is checked here: the row is written, and a
+   * The __thing_words__ just added, with the id the database gave it. Nothing is checked here: the row is written, and a
    * refusal now would answer 4xx for __a_thing__ that exists. Every rule was checked by `New__Thing__.create`.
    */
 // <sample>
@@ -138,7 +138,7 @@ export class __Thing__ {
 // </bare>
 }
 
-/** Whether `id` can be __a_thing__'s: an int64 from 1 (any other is no __thing__'s, without asking the database). */
+/** Whether `id` can be __a_thing__'s: an int64 from 1 (any other is no __thing_words__'s, without asking the database). */
 export function is__Thing__Id(id: bigint): boolean {
   return id >= 1n && id <= INT64_MAX;
 }

@@ -8,7 +8,7 @@ import { __Thing__Repository } from './__thing-kebab__.repository';
 // </bare>
 
 /**
- * The __thing__ store in memory, for the unit tests of the application layer:
+ * The __thing_words__ store in memory, for the unit tests of the application layer:
  * one implementation of the port, kept beside it, so that a method added to
  * the port is added here once rather than to a double in every spec.
  */

@@ -35,7 +35,7 @@ const ID_PARAMETER = {
   name: '__thing__Id',
   required: true,
   schema: { type: 'integer', format: 'int64' },
-  description: 'The id of the __thing__.',
+  description: 'The id of the __thing_words__.',
 } as const;
 
 /**
@@ -92,9 +92,9 @@ export class __Things__Controller {
       'Adds __a_thing__, and answers it with the id it was given and its path in `Location`. With an `Idempotency-Key`, a retry of the same request gets the first answer again (`Idempotent-Replayed: true`) and adds nothing.',
   })
   @Responds(201, __Thing__Response, {
-    description: 'The __thing__, with the id it was given.',
+    description: 'The __thing_words__, with the id it was given.',
     headers: {
-      Location: { description: 'The path of the new __thing__.', schema: { type: 'string' } },
+      Location: { description: 'The path of the new __thing_words__.', schema: { type: 'string' } },
       ...IDEMPOTENT_REPLAYED_HEADER,
     },
   })
@@ -122,10 +122,10 @@ export class __Things__Controller {
   @ApiOperation({
     operationId: 'get__Thing__',
     summary: 'Get __a_thing__',
-    description: 'The __thing__ with this id, or 404 when there is none.',
+    description: 'The __thing_words__ with this id, or 404 when there is none.',
   })
   @ApiParam(ID_PARAMETER)
-  @Responds(200, __Thing__Response, { description: 'The __thing__.' })
+  @Responds(200, __Thing__Response, { description: 'The __thing_words__.' })
   @ApiErrorResponses(400, new __Thing__NotFoundError(42n))
   async get(
     @Param('__thing__Id', IntegerIdPipe) id: bigint,
@@ -140,10 +140,10 @@ export class __Things__Controller {
   @ApiOperation({
     operationId: 'update__Thing__',
     summary: 'Change __a_thing__',
-    description: 'Changes the fields the body gives; the others keep their values. Answers the __thing__ as it is now.',
+    description: 'Changes the fields the body gives; the others keep their values. Answers the __thing_words__ as it is now.',
   })
   @ApiParam(ID_PARAMETER)
-  @Responds(200, __Thing__Response, { description: 'The __thing__, changed.' })
+  @Responds(200, __Thing__Response, { description: 'The __thing_words__, changed.' })
   @ApiErrorResponses(400, new __Thing__NotFoundError(42n), 413, 415)
   async update(
     @Param('__thing__Id', IntegerIdPipe) id: bigint,
@@ -160,7 +160,7 @@ export class __Things__Controller {
   @ApiOperation({
     operationId: 'delete__Thing__',
     summary: 'Remove __a_thing__',
-    description: 'Removes the __thing__; a second request for it is answered 404.',
+    description: 'Removes the __thing_words__; a second request for it is answered 404.',
   })
   @ApiParam(ID_PARAMETER)
   @ApiNoContentResponse({ description: 'Removed.' })
