@@ -37,4 +37,17 @@ describe('scopes', () => {
       ),
     );
   });
+
+  it('refuses scopes that would not fit the 1,000 characters a stored key holds, and takes those that do', () => {
+    const areas = Array.from({ length: 40 }, (_, n) => `area-${String(n).padStart(2, '0')}`);
+    const known = new Set(areas.flatMap((area) => [`${area}:read`, `${area}:write`]));
+    const scopes = [...known];
+    // 74 scopes of 12 and 13 characters take 998 with their spaces; 75 take 1,011.
+    expect(scopePatterns(scopes.slice(0, 74), known)).toEqual(scopes.slice(0, 74));
+    expect(() => scopePatterns(scopes.slice(0, 75), known)).toThrow(
+      new InvalidScopeError(
+        "the scopes take 1011 characters, and a key holds 1000: grant an area's with <area>:*, or every area's reads with *:read",
+      ),
+    );
+  });
 });

@@ -14,6 +14,12 @@ export function isScopePattern(text: string): boolean {
   return PATTERN.test(text);
 }
 
+/**
+ * The most a key's scopes may take written out, space-separated as stored (`auth_api_keys.scopes` holds 1,000
+ * characters): dozens of modules' scopes, and fewer with `<area>:*` or `*:read`.
+ */
+export const SCOPES_MAX_LENGTH = 1_000;
+
 /** Every scope: what a key has when none are given (every key made before scopes existed, a bare API_KEYS entry). */
 export const EVERY_SCOPE: readonly string[] = ['*'];
 
@@ -50,7 +56,14 @@ export function scopePatterns(given: readonly string[], known: ReadonlySet<strin
       );
     }
   }
-  return [...new Set(given)];
+  const patterns = [...new Set(given)];
+  const length = patterns.join(' ').length;
+  if (length > SCOPES_MAX_LENGTH) {
+    throw new InvalidScopeError(
+      `the scopes take ${length} characters, and a key holds ${SCOPES_MAX_LENGTH}: grant an area's with <area>:*, or every area's reads with *:read`,
+    );
+  }
+  return patterns;
 }
 
 function areasOf(known: ReadonlySet<string>): string {
