@@ -404,9 +404,10 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     committed.catch(() => undefined);
     Object.assign(runner, { isTransactionActive: false, transactionDepth: 0 });
     try {
-      await (this.spans ? this.spans.statement(sql, () => written) : written);
+      // The COMMIT went with it: a row whose answer was lost (the connection, a read timeout) may have committed.
+      await confirmed(this.spans ? this.spans.statement(sql, () => written) : written);
     } catch (error) {
-      // The transaction failed with it: the COMMIT ends it with a rollback.
+      // A refused row failed the transaction, and the COMMIT behind it answers with a rollback; a lost connection goes.
       await committed.catch(() => discard(runner));
       throw error;
     }
