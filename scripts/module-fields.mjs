@@ -65,24 +65,22 @@ export function parseFields(spec, refuse) {
     if (optional && defaultValue !== undefined) {
       refuse(`--fields: ${name} is optional (?) and has a default (=): a field with a default is never absent`);
     }
+    if (defaultValue !== undefined && kind !== 'enum') refuse(`--fields: ${name}: only an enum takes a default`);
     const field = { name, kind, defaultValue, optional: Boolean(optional) };
     if (kind === 'string') {
       const [min, max] = (argument ?? '1..255').split('..').map(Number);
       if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < Math.max(min, 1) || max > 10_000) {
         refuse(`--fields: ${name}:string(${argument}) needs bounds min..max, 0 <= min <= max <= 10000: string(1..80)`);
       }
-      if (defaultValue !== undefined) refuse(`--fields: ${name}: only an enum takes a default`);
       Object.assign(field, { min, max });
     } else if (kind === 'int') {
       const [min, max] = argument === undefined ? [INT32_MIN, INT32_MAX] : argument.split('..').map(Number);
       if (!Number.isInteger(min) || !Number.isInteger(max) || min > max || min < INT32_MIN || max > INT32_MAX) {
         refuse(`--fields: ${name}:int(${argument}) needs bounds min..max within a 32-bit integer's: int(1..100)`);
       }
-      if (defaultValue !== undefined) refuse(`--fields: ${name}: only an enum takes a default`);
       Object.assign(field, { min, max });
     } else if (kind === 'int64') {
       if (argument !== undefined) refuse(`--fields: ${name}:int64 takes no bounds: any int64, exact`);
-      if (defaultValue !== undefined) refuse(`--fields: ${name}: only an enum takes a default`);
     } else {
       const values = (argument ?? '').split(',');
       if (values.length < 2 || !values.every((value) => VALUE.test(value)) || new Set(values).size < values.length) {
@@ -314,11 +312,11 @@ function valueName(value) {
   return value.split('-').map(pascalOf).join('');
 }
 
-const FIELD_TOKEN =
-  /__(field-kebab|field_snake|field|Field|FIELD|min|max|values|VALUES|default|Default|type|destructure|param|fromRecord|toRecord|toResponse|valueObjects|second|SECOND|Second|absent|example|changed|column|changeValue|commandParam|n|n1|exampleJson|madeJson|madeDomain|otherJson|otherDomain|wrongJson|wrongWhy|optional|badLengths|belowMin|length|badValues|badDomainValues|columnName|recordType|commandType|checkCall|changeGuard|keep|changeFlag|responseEntry|ApiProperty|responseMark|columnOptions|isNullable|nullable|andNotNull|nullableOption|changeType|fromCommand|changeFromCommand|setClause)__/g;
+/** A token of the template's (`__name__`): a field's when the field has one by that name, left as it is otherwise. */
+const FIELD_TOKEN = /__([A-Za-z][\w-]*?)__/g;
 
 function filled(text, tokens) {
-  return text.replace(FIELD_TOKEN, (token, name) => tokens[name] ?? token);
+  return text.replace(FIELD_TOKEN, (token, name) => (Object.hasOwn(tokens, name) ? tokens[name] : token));
 }
 
 /** A line that opens or closes a block of the fields: `// <each field>`, `// </enum>`. */
@@ -403,15 +401,8 @@ function closing(lines, start) {
 
 /** A `<each field>` block's lines for one field: its kind's and its default's blocks kept, its values written. */
 function forField(block, field, tokens) {
-  const keeps = {
-    string: field.kind === 'string',
-    int: field.kind === 'int',
-    int64: field.kind === 'int64',
-    enum: field.kind === 'enum',
-    defaulted: field.defaultValue !== undefined,
-    optional: field.optional,
-    required: presence(field) === 'required',
-  };
+  // Its kind's blocks, and its presence's (required, defaulted or optional).
+  const keeps = { [field.kind]: true, [presence(field)]: true };
   const out = [];
   const open = [];
   for (let i = 0; i < block.length; i++) {

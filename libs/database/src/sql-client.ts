@@ -336,9 +336,6 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
    */
   carrying<T>(change: () => Promise<T>, carried: CarriedRow<T>): Promise<T> {
     if (this.isPostgres && !this.current.getStore() && !this.demand.getStore()) {
-      if (this.carriers.getStore()) {
-        return Promise.reject(new Error('carrying() runs one write: a transaction inside it would wait for its batch'));
-      }
       const last = (result: T): Closing => ({ sql: carried.sql, parameters: [JSON.stringify([carried.row(result)])] });
       return this.spans
         ? this.spans.transaction(change, (traced) => this.transactionNow(traced, undefined, last))
