@@ -72,10 +72,12 @@ Options:
                                npm run generate:module -- audits --subscribes-to pets.pet-created
   --fields "<field> ..."     the entity's fields, each name:kind, instead of the sample's name and status: the
                              kinds string(min..max) (string alone: 1..255), int(min..max) (int alone: 32 bits),
-                             int64 (exact past 2^53) and enum(a,b,c); then ? for a field a create may leave
-                             out (a PATCH of null clears it), or an enum's default after =; each through every
-                             layer, with its tests
+                             int64 (exact past 2^53), enum(a,b,c) and ref(module) (the id of another module's
+                             aggregate, checked through its facade: 422 when it names none); then ? for a field
+                             a create may leave out (a PATCH of null clears it), or an enum's default after =;
+                             each through every layer, with its tests
                                npm run generate:module -- tickets --fields "title:string(1..80) note:string? state:enum(open,closed)=open"
+                               npm run generate:module -- purchases --fields "petId:ref(pets) quantity:int(1..100)"
   --bare                     an id, create and get only: none of the sample fields, no list, PATCH or DELETE
                                npm run generate:module -- widgets --bare
   --no-update                no PATCH: its things are never changed once made (a ledger's entries)
@@ -261,29 +263,27 @@ const PORTABLE_TYPES = new Set(
  * methods as a port can declare them. A method whose signature names a type of
  * that module is left out: the consumer's port speaks its own language.
  */
-function facadesOf(module) {
+function facadesOf(module, option = `--depends-on ${module}`) {
   const index = join(ROOT, 'libs', module, 'src/index.ts');
-  if (module === name) fail(`--depends-on ${module}: a module cannot depend on itself`);
-  if (!existsSync(index)) fail(`--depends-on ${module}: there is no module libs/${module}`);
+  if (module === name) fail(`${option}: a module cannot depend on itself`);
+  if (!existsSync(index)) fail(`${option}: there is no module libs/${module}`);
   const manifest = join(ROOT, 'libs', module, 'module.json');
   if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).kind === 'capability') {
     fail(
-      `--depends-on ${module}: ${module} is a capability, used as it is: list it in the new module's module.json and import @app/${module}`,
+      `${option}: ${module} is a capability, used as it is: list it in the new module's module.json and import @app/${module}`,
     );
   }
   const exported = [...readFileSync(index, 'utf8').matchAll(/^export \{ ([^}]+) \}(?: from '(\.[^']+)')?;$/gm)];
   const names = exported.flatMap(([, list, from]) => list.split(',').map((n) => ({ name: n.trim(), from })));
   const nestModule = names.find((exported) => /Module$/.test(exported.name))?.name;
-  if (!nestModule) fail(`--depends-on ${module}: libs/${module}/src/index.ts exports no Nest module to import`);
+  if (!nestModule) fail(`${option}: libs/${module}/src/index.ts exports no Nest module to import`);
   const facades = names
     .filter((exported) => exported.from && exported.name !== nestModule)
     .map((exported) => ({ ...exported, file: join(ROOT, 'libs', module, 'src', `${exported.from}.ts`) }))
     .filter(({ file, name: className }) => existsSync(file) && classIn(file, className))
     .map(({ file, name: className }) => ({ name: className, ...methodsOf(classIn(file, className)) }));
   if (facades.length === 0) {
-    fail(
-      `--depends-on ${module}: libs/${module}/src/index.ts exports no facade class (a narrow query class, as pets' PetCatalog)`,
-    );
+    fail(`${option}: libs/${module}/src/index.ts exports no facade class (a narrow query class, as pets' PetCatalog)`);
   }
   return { module, nestModule, facades };
 }
@@ -318,7 +318,91 @@ function methodsOf(declaration) {
   return { methods, leftOut };
 }
 
-const dependencies = dependsOn.map(facadesOf);
+/** The entity's fields, as the template writes them (scripts/module-fields.mjs). */
+const fields = parseFields(fieldSpec, fail);
+const refs = fields.filter((field) => field.ref);
+
+/**
+ * Each module --depends-on names, and each a reference field names (`petId:ref(pets)`): a module named by a reference
+ * only gets a port with the one method a reference asks, `exists(id)`.
+ */
+const dependencies = [
+  ...dependsOn.map(facadesOf),
+  ...[...new Set(refs.map((field) => field.ref.module))]
+    .filter((module) => !dependsOn.includes(module))
+    .map((module) => {
+      const field = refs.find((each) => each.ref.module === module);
+      return askingExists(facadesOf(module, `--fields ${field.name}:ref(${module})`));
+    }),
+];
+for (const field of refs)
+  refer(
+    field,
+    dependencies.find((dependency) => dependency.module === field.ref.module),
+  );
+
+/** The facade of `dependency` that answers `exists(id: bigint): Promise<boolean>`, and the methods of its own. */
+function existsFacadeOf({ module, facades }) {
+  const facade = facades.find((each) =>
+    each.methods.some(
+      (method) => method.name === 'exists' && method.parameters.length === 1 && method.returns === 'Promise<boolean>',
+    ),
+  );
+  if (!facade) {
+    fail(
+      `--fields: a ref(${module}) is checked through a facade of ${module} with exists(id: bigint): Promise<boolean>, ` +
+        `and libs/${module}/src/index.ts exports none (pets' PetCatalog has one)`,
+    );
+  }
+  return facade;
+}
+
+/** `dependency` with only the facade a reference asks, and of it only `exists`. */
+function askingExists(dependency) {
+  const facade = existsFacadeOf(dependency);
+  const exists = facade.methods.filter((method) => method.name === 'exists');
+  return { ...dependency, facades: [{ ...facade, methods: exists, leftOut: [] }] };
+}
+
+/** A reference field given what the template writes of it: its module's port, and where that module's create is. */
+function refer(field, dependency) {
+  const facade = existsFacadeOf(dependency);
+  const others = facade.methods.filter((method) => method.name !== 'exists');
+  Object.assign(field.ref, {
+    port: `${facade.name}Port`,
+    portKebab: kebabOf(facade.name),
+    path: `/v1/${createRouteOf(field.ref.module)}`,
+    otherMethods: others
+      .map((method) => `\n  ${method.name}(): ${method.returns} {\n    throw new Error('not asked in this test');\n  }`)
+      .join('\n'),
+  });
+}
+
+/**
+ * The path (under /v1) of `module`'s create, a `@Post()` without a path of its own: the generated tests make the
+ * records a reference names through it.
+ */
+function createRouteOf(module) {
+  const http = join(ROOT, 'libs', module, 'src', 'http');
+  const creates = (existsSync(http) ? readdirSync(http) : [])
+    .filter((file) => file.endsWith('.controller.ts'))
+    .map((file) => readFileSync(join(http, file), 'utf8'))
+    .filter((source) => /@Post\(\)/.test(source))
+    .map((source) => /@Controller\(\s*'([^']*)'/.exec(source)?.[1])
+    .filter((prefix) => prefix !== undefined);
+  if (creates.length !== 1) {
+    fail(
+      `--fields: a ref(${module}) is tested with records made through ${module}'s create (a @Post() of a controller), ` +
+        `and libs/${module}/src/http has ${creates.length === 0 ? 'none' : creates.length}`,
+    );
+  }
+  return creates[0];
+}
+
+/** PetCatalog as a file's name: pet-catalog. */
+function kebabOf(pascal) {
+  return pascal.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}
 
 /**
  * The event named `event` (`pets.pet-created`): the type its publisher's index.ts exports from a `*.event.ts` file
@@ -342,9 +426,6 @@ function eventTypeOf(event) {
 }
 
 const subscriptions = subscribesTo.map(eventTypeOf);
-
-/** The entity's fields, as the template writes them (scripts/module-fields.mjs). */
-const fields = parseFields(fieldSpec, fail);
 
 const article = articleOf(one.kebab);
 const prose = one.kebab.replaceAll('-', ' ');
@@ -374,9 +455,19 @@ const fill = (text) =>
   );
 
 /** A line that opens or closes a block of the template: `// <sample>`, `// </bare>`, `<!-- <update> -->`. */
-const BLOCK_MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(sample|bare|update|delete)>\s*(?:-->)?\s*$/;
-/** Whether this module keeps each kind of block: `<sample>` for a full one, `<bare>` for a bare one, `<update>` (PATCH) and `<delete>` unless left out. */
-const KEEPS = { sample: !bare, bare, update: !without.update, delete: !without.delete };
+const BLOCK_MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(sample|bare|update|delete|refs|no refs)>\s*(?:-->)?\s*$/;
+/**
+ * Whether this module keeps each kind of block: `<sample>` for a full one, `<bare>` for a bare one, `<update>` (PATCH)
+ * and `<delete>` unless left out, `<refs>` when a field names another module's aggregate and `<no refs>` otherwise.
+ */
+const KEEPS = {
+  sample: !bare,
+  bare,
+  update: !without.update,
+  delete: !without.delete,
+  refs: refs.length > 0,
+  'no refs': refs.length === 0,
+};
 
 /** The template's text for this module: the lines of the blocks it keeps (an `<update>` block sits in a `<sample>` one). */
 function select(text) {
@@ -543,7 +634,7 @@ function wire(dependencies) {
 /** One dependency's facades: a port and an adapter each, their imports and providers added to the lists given. */
 function wireFacades({ module, nestModule, facades }, imports, providers) {
   for (const facade of facades) {
-    const kebab = facade.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+    const kebab = kebabOf(facade.name);
     const port = `${facade.name}Port`;
     const adapter = `${facade.name}Adapter`;
     const field = facade.name[0].toLowerCase() + facade.name.slice(1);

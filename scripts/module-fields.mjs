@@ -6,6 +6,9 @@
  *   int(min..max)      an integer from min to max; `int` alone is a 32-bit integer, the column's
  *   int64              an integer of 64 bits, exact past 2^53: a `bigint` in the code, decimal text in SQL
  *   enum(a,b,c)        one of the values, kept as a closed value object of its own (`<Thing><Field>`)
+ *   ref(module)        the id of another module's aggregate (`petId:ref(pets)`): an int64 in every layer, checked
+ *                      through that module's facade (its `exists(id)`) in the unit of work that writes it, and
+ *                      refused with 422 `<thing>_unknown_<ref>` when it names none
  * followed by `?` for a field a create may leave out (null in the domain and the table, left out of the answer; a
  * PATCH of null clears it), or, for an enum, `=value` for the value a create takes when the body leaves it out.
  *
@@ -13,20 +16,25 @@
  * order, keeping inside them the lines between `// <string>` and `// </string>` (and so on, one block per kind) only
  * for a field of that kind, and those between `// <required>`, `// <defaulted>` or `// <optional>` and their ends
  * only for a field a create must give, may leave to its default, or may leave out; `// <each value>` ...
- * `// </each>` inside them is written once per value of an enum. `__EACH(text)__` on a line is `text` once per
- * field, joined by ", " (`__EACH:string(text)__`: per string field; `:required`, `:defaulted`, `:optional`,
- * `:present`: per field of that presence, `present` not optional; `:answer`: all, in the order of an answer's
- * JSON, the optional ones last). In both, a field's tokens are filled:
+ * `// </each>` inside them is written once per value of an enum; `// <ref>` ... `// </ref>` only for a reference
+ * field (`ref(module)`, an int64 otherwise), `// <not ref>` only for any other. `__EACH(text)__` on a line is `text`
+ * once per field, joined by ", " (`__EACH:string(text)__`: per string field; `:ref`: per reference field;
+ * `:required`, `:defaulted`, `:optional`, `:present`: per field of that presence, `present` not optional; `:answer`:
+ * all, in the order of an answer's JSON, the optional ones last). In both, a field's tokens are filled:
  * `__field__` (camelCase), `__Field__`, `__FIELD__`, `__field_snake__`, `__field-kebab__`, its bounds `__min__` and
  * `__max__`, an enum's `__values__` (draft, active, retired), `__VALUES__` ('draft', 'active', 'retired'),
  * `__default__` and `__Default__`, and the expressions of its kind (`__type__`, `__fromRecord__`, ...: below).
+ * A reference field has the tokens of what it names too (`__Ref__`, `__ref_snake__`, `__ref_words__`: `pet` of
+ * `petId`) and of its module's port (portTokensOf). `// <each port>` ... `// </each>` and `__EACH:port(text)__` are
+ * written once per module the reference fields name, with those tokens.
  * A template file whose name holds `__field-kebab__` is written once per enum field.
  */
 
 /** The fields without --fields: the sample every generated module has had, a name and a status. */
 export const SAMPLE_FIELDS = 'name:string(1..255) status:enum(draft,active,retired)=draft';
 
-const FIELD = /^([a-z][a-zA-Z0-9]*):(string|int64|int|enum)(?:\(([^)]*)\))?(\?)?(?:=([a-z][a-z0-9-]*))?$/;
+const FIELD = /^([a-z][a-zA-Z0-9]*):(string|int64|int|enum|ref)(?:\(([^)]*)\))?(\?)?(?:=([a-z][a-z0-9-]*))?$/;
+const MODULE = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 /** An int's bounds when none are given: a 32-bit integer's, the column's. */
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -43,6 +51,32 @@ function words(camel) {
 
 const pascalOf = (word) => word[0].toUpperCase() + word.slice(1);
 
+/** What a reference field names, in words: `petId` names a pet, `owner` an owner. */
+function refNames(name) {
+  const parts = words(name);
+  const named = parts.length > 1 && parts.at(-1) === 'id' ? parts.slice(0, -1) : parts;
+  return { Ref: named.map(pascalOf).join(''), ref_snake: named.join('_'), ref_words: named.join(' ') };
+}
+
+/**
+ * The tokens of the module a reference field names, as `<each port>` blocks and `__EACH:port(...)__` write them: the
+ * port of this module's own that asks it (`__Port__`, `__port-kebab__`), the name the service has it by (`__ref__`),
+ * the module (`__refModule__`, `__Refs__`) and the path its create is served at (`__refPath__`).
+ */
+function portTokensOf(ref) {
+  const camel = ref.module.replace(/-([a-z0-9])/g, (_, letter) => letter.toUpperCase());
+  return {
+    Port: ref.port,
+    'port-kebab': ref.portKebab,
+    ref: camel,
+    Refs: pascalOf(camel),
+    refModule: ref.module,
+    refPath: ref.path,
+    // The port's other methods, in a test double that answers exists() only.
+    otherMethods: ref.otherMethods,
+  };
+}
+
 /**
  * The fields `spec` names, each with its kind, bounds, values and default; `refuse(message)` for a spec that is not
  * one (it does not return).
@@ -54,7 +88,7 @@ export function parseFields(spec, refuse) {
     if (!match) {
       refuse(
         `--fields: "${item}" is not a field: name:kind, the kinds string, string(1..80), int, int(1..100), int64, ` +
-          `enum(a,b,c), then ? for a field a create may leave out, or an enum's default after =: ` +
+          `enum(a,b,c), ref(module), then ? for a field a create may leave out, or an enum's default after =: ` +
           `--fields "title:string(1..80) note:string? status:enum(open,closed)=open"`,
       );
     }
@@ -81,6 +115,12 @@ export function parseFields(spec, refuse) {
       Object.assign(field, { min, max });
     } else if (kind === 'int64') {
       if (argument !== undefined) refuse(`--fields: ${name}:int64 takes no bounds: any int64, exact`);
+    } else if (kind === 'ref') {
+      if (argument === undefined || !MODULE.test(argument)) {
+        refuse(`--fields: ${name}:ref(${argument ?? ''}) needs the module whose aggregate it names: ${name}:ref(pets)`);
+      }
+      // An int64 in every layer; what it names is asked of the module (generate-module.mjs finds its facade).
+      Object.assign(field, { kind: 'int64', ref: { module: argument, ...refNames(name) } });
     } else {
       const values = (argument ?? '').split(',');
       if (values.length < 2 || !values.every((value) => VALUE.test(value)) || new Set(values).size < values.length) {
@@ -124,6 +164,10 @@ function tokensOf(field, one) {
     nullableOption: '',
     changeType: tokens.commandType,
   };
+  if (field.ref) {
+    const { Ref, ref_snake, ref_words } = field.ref;
+    Object.assign(named, { Ref, ref_snake, ref_words }, portTokensOf(field.ref));
+  }
   if (!field.optional) return named;
   // An optional field is null in the domain and the table when absent, and left out of the answer.
   const unlessNull = (expression, of) => (expression === of ? of : `${of} === null ? null : ${expression}`);
@@ -321,7 +365,7 @@ function filled(text, tokens) {
 
 /** A line that opens or closes a block of the fields: `// <each field>`, `// </enum>`. */
 const MARK =
-  /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each value|each|string|int64|int|enum|defaulted|required|optional)>\s*(?:-->)?\s*$/;
+  /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each port|each value|each|string|int64|int|enum|defaulted|required|optional|ref|not ref)>\s*(?:-->)?\s*$/;
 
 /** "a name and a closed status": the fields, in the README's words. */
 function prose(fields) {
@@ -351,35 +395,46 @@ export function writeFields(text, fields, one) {
       },
     };
   });
+  const ports = portsOf(fields);
   const inline = (line) =>
     line.replace(/__EACH(?::(\w+))?\((.*?)\)__/g, (_, kind, each) =>
-      // `answer`: in the order an answer has them, the optional fields last (as the serializer writes them).
-      (kind === 'answer' ? answerOrder(fieldTokens) : fieldTokens)
-        .filter(
-          ({ field }) =>
-            kind === undefined ||
-            kind === 'answer' ||
-            field.kind === kind ||
-            kind === presence(field) ||
-            (kind === 'present' && !field.optional),
-        )
-        .map(({ tokens }) => filled(each, tokens))
-        .join(', '),
+      kind === 'port'
+        ? ports.map((tokens) => filled(each, tokens)).join(', ')
+        : // `answer`: in the order an answer has them, the optional fields last (as the serializer writes them).
+          (kind === 'answer' ? answerOrder(fieldTokens) : fieldTokens)
+            .filter(
+              ({ field }) =>
+                kind === undefined ||
+                kind === 'answer' ||
+                field.kind === kind ||
+                kind === presence(field) ||
+                (kind === 'present' && !field.optional) ||
+                (kind === 'ref' && field.ref),
+            )
+            .map(({ tokens }) => filled(each, tokens))
+            .join(', '),
     );
   const lines = text.replaceAll('__FIELDS_PROSE__', prose(fields)).split('\n');
   const out = [];
   for (let i = 0; i < lines.length; i++) {
     const mark = MARK.exec(lines[i]);
-    if (!mark || mark[2] !== 'each field') {
+    if (!mark || !['each field', 'each port'].includes(mark[2])) {
       out.push(inline(lines[i]));
       continue;
     }
     const end = closing(lines, i);
     const block = lines.slice(i + 1, end);
-    for (const { field, tokens } of fieldTokens) out.push(...forField(block, field, tokens).map(inline));
+    if (mark[2] === 'each port') for (const tokens of ports) out.push(...block.map((line) => filled(line, tokens)));
+    else for (const { field, tokens } of fieldTokens) out.push(...forField(block, field, tokens).map(inline));
     i = end;
   }
   return out.join('\n');
+}
+
+/** The tokens of each module the reference fields name, once a module. */
+function portsOf(fields) {
+  const refs = fields.filter((field) => field.ref).map((field) => field.ref);
+  return refs.filter((ref, n) => refs.findIndex((other) => other.module === ref.module) === n).map(portTokensOf);
 }
 
 /** Fields in the order of an answer's JSON: the serializer writes the required properties first. */
@@ -401,8 +456,8 @@ function closing(lines, start) {
 
 /** A `<each field>` block's lines for one field: its kind's and its default's blocks kept, its values written. */
 function forField(block, field, tokens) {
-  // Its kind's blocks, and its presence's (required, defaulted or optional).
-  const keeps = { [field.kind]: true, [presence(field)]: true };
+  // Its kind's blocks, its presence's (required, defaulted or optional), and `<ref>` or `<not ref>`.
+  const keeps = { [field.kind]: true, [presence(field)]: true, [field.ref ? 'ref' : 'not ref']: true };
   const out = [];
   const open = [];
   for (let i = 0; i < block.length; i++) {

@@ -21,7 +21,7 @@ describe('npm run generate:module, its options', () => {
       expect(help.stdout).toContain(`  ${option}`);
     }
     const examples = help.stdout.split('\n').filter((line) => /^\s+npm run generate:module -- \w/.test(line));
-    expect(examples).toHaveLength(9);
+    expect(examples).toHaveLength(10);
     expect(generate('orders', '-h').stdout).toBe(help.stdout);
   });
 
@@ -35,7 +35,7 @@ describe('npm run generate:module, its options', () => {
     [
       ['tickets', '--fields', 'title:text'],
       '--fields: "title:text" is not a field: name:kind, the kinds string, string(1..80), int, int(1..100), int64, ' +
-        "enum(a,b,c), then ? for a field a create may leave out, or an enum's default after =: " +
+        "enum(a,b,c), ref(module), then ? for a field a create may leave out, or an enum's default after =: " +
         '--fields "title:string(1..80) note:string? status:enum(open,closed)=open"',
     ],
     [
@@ -68,6 +68,20 @@ describe('npm run generate:module, its options', () => {
     [
       ['tickets', '--bare', '--fields', 'title:string'],
       '--bare writes an entity without fields: give --bare or --fields, not both',
+    ],
+    [
+      ['tickets', '--fields', 'petId:ref'],
+      '--fields: petId:ref() needs the module whose aggregate it names: petId:ref(pets)',
+    ],
+    [['tickets', '--fields', 'petId:ref(kennels)'], '--fields petId:ref(kennels): there is no module libs/kennels'],
+    [
+      ['tickets', '--fields', 'limitId:ref(rate-limit)'],
+      "--fields limitId:ref(rate-limit): rate-limit is a capability, used as it is: list it in the new module's " +
+        'module.json and import @app/rate-limit',
+    ],
+    [
+      ['tickets', '--fields', 'orderId:ref(store)'],
+      '--fields orderId:ref(store): libs/store/src/index.ts exports no Nest module to import',
     ],
     [['orders', '--path'], '--path needs a value: --path store/gift-cards'],
     [['people', '--entity', '--bare'], '--entity needs a value: --entity person'],

@@ -380,6 +380,36 @@ describe('npm run generate:module', () => {
     // Its lint and suites, each field's bounds on both databases, run with the whole suite, in a case below.
   });
 
+  it('writes a module like an order for a pet with one command: ref(pets) checked through PetCatalog in its unit of work, 422 of its own', async () => {
+    const purchases = await generate(
+      'purchases',
+      '--depends-on',
+      'pets',
+      '--no-update',
+      '--fields',
+      'petId:ref(pets) quantity:int(1..100) note:string? status:enum(placed,approved,delivered)=placed',
+    );
+    expect(purchases.status, purchases.output).toBe(0);
+    const read = (file: string) => readFileSync(join(copy, 'libs/purchases', file), 'utf8');
+    const service = read('src/application/purchases.service.ts');
+    expect(service).toContain(
+      [
+        '    return this.unitOfWork.run(async () => {',
+        '      await this.checkPetId(purchase.petId);',
+        '      return this.purchases.add(purchase);',
+        '    });',
+      ].join('\n'),
+    );
+    expect(service).toContain('if (!(await this.pets.exists(petId))) throw new UnknownPurchasePetError(petId);');
+    expect(read('src/domain/purchase.errors.ts')).toContain("unknownPet: 'purchase_unknown_pet',");
+    expect(read('src/purchases.module.ts')).toContain('inject: [PurchaseRepository, PetCatalogPort, UnitOfWork],');
+    expect(read('src/http/purchases.controller.ts')).not.toContain('@Patch(');
+    // Its tests make the pets it names through pets' own API; they run, with lint, with the whole suite below.
+    expect(read('test/purchases.e2e-spec.ts')).toContain(
+      "expect(await makeExamples(t, '/v1/pets', 2)).toEqual([1, 2]);",
+    );
+  });
+
   it('writes a subscriber with --subscribes-to pets.pet-created: the event type alone taken from pets, its table and test', async () => {
     const audits = await generate('audits', '--bare', '--subscribes-to', 'pets.pet-created');
     expect(audits.status, audits.output).toBe(0);
@@ -583,6 +613,7 @@ describe('npm run generate:module', () => {
       expect(tests.output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
       expect(tests.output).toContain('libs/reservations/test/reservation-reserves-pet.e2e-spec.ts');
       expect(tests.output).toContain('libs/widgets/test/widgets.e2e-spec.ts');
+      expect(tests.output).toContain('libs/purchases/test/purchases.e2e-spec.ts');
       expect(tests.output).toContain('test/backup.e2e-spec.ts');
     },
     SUITE_BOUND_MS,

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, continueIdsAt } from '@test/support/databases';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from '@test/support/test-app';
+// <refs>
+import { makeExamples } from '@test/support/examples';
+// </refs>
 
 /**
  * The __things-kebab__ API over HTTP, on every database kind. Each test makes the __things__ it reads: no test
@@ -11,7 +14,18 @@ for (const kind of DATABASE_KINDS) {
     `__things-kebab__ API on ${kind.name}${kind.skipReason ? ` (skipped: ${kind.skipReason})` : ''}`,
     () => {
       let t: TestApp;
+// <no refs>
       beforeAll(async () => (t = await startTestApp({ kind })));
+// </no refs>
+// <refs>
+      beforeAll(async () => {
+        t = await startTestApp({ kind });
+// <each port>
+        // What the requests name, 1 and 2: the first two of a fresh database's __refModule__, made through its own API.
+        expect(await makeExamples(t, '__refPath__', 2)).toEqual([1, 2]);
+// </each>
+      });
+// </refs>
       afterAll(() => t?.close());
 
       const post = (body: object, key?: string) => {
@@ -128,6 +142,7 @@ for (const kind of DATABASE_KINDS) {
 
 // <each field>
 // <int64>
+// <not ref>
       it('keeps __field__ exact past 2^53, in and out', async () => {
         const body = JSON.stringify({ ...REQUIRED, __field__: 0 }).replace('"__field__":0', '"__field__":9007199254740993');
         const response = await t.http().post('/v1/__route__').set(AUTH).set('content-type', 'application/json').send(body);
@@ -136,7 +151,23 @@ for (const kind of DATABASE_KINDS) {
         expect((await get(`/v1/__route__/${response.body.id}`)).text).toBe(response.text);
       });
 
+// </not ref>
 // </int64>
+// <ref>
+      it('answers 422 for a __field__ that names no __ref_words__, the id exact past 2^53', async () => {
+        const body = JSON.stringify({ ...REQUIRED, __field__: 0 }).replace('"__field__":0', '"__field__":9007199254740993');
+        const response = await t.http().post('/v1/__route__').set(AUTH).set('content-type', 'application/json').send(body);
+        const unknown = errorBody(422, '__thing_snake___unknown___ref_snake__', '__field__ 9007199254740993 names no __ref_words__');
+        expect([response.status, response.body]).toEqual([422, unknown]);
+// <update>
+        const { id } = (await post(REQUIRED)).body;
+        const patched = await t.http().patch(`/v1/__route__/${id}`).set(AUTH).set('content-type', 'application/json').send(body);
+        expect([patched.status, patched.body]).toEqual([422, unknown]);
+        expect((await get(`/v1/__route__/${id}`)).body).toEqual({ id, ...MADE });
+// </update>
+      });
+
+// </ref>
 // </each>
       it('keeps ids past 2^53 exact through every operation it serves', async () => {
         await continueIdsAt(t.database.url, '__things_snake__', 2n ** 53n);

@@ -8,7 +8,29 @@ import { __Thing____Field__ } from '../domain/__thing-kebab__-__field-kebab__';
 // </each>
 // </sample>
 import { InMemory__Thing__Repository } from '../domain/in-memory-__thing-kebab__.repository';
+// <refs>
+import { InMemoryUnitOfWork } from '@app/platform/testing';
+// <each port>
+import { __Port__ } from '../domain/__port-kebab__.port';
+// </each>
+// </refs>
 import { __Things__Service } from './__things-kebab__.service';
+// <refs>
+// <each port>
+
+/** The __refModule__ this test knows, by id: what __Port__ would find in __refModule__. */
+class Known__Refs__ extends __Port__ {
+  constructor(private readonly ids: bigint[]) {
+    super();
+  }
+
+  exists(id: bigint): Promise<boolean> {
+    return Promise.resolve(this.ids.includes(id));
+  }
+__otherMethods__
+}
+// </each>
+// </refs>
 
 // <sample>
 /** A create's command with the fields it needs (the others take their defaults), and the __thing_words__ it makes. */
@@ -18,11 +40,20 @@ const MADE = { __EACH(__field__: __madeDomain__)__ };
 // </sample>
 describe('__Things__Service', () => {
   let repository: InMemory__Thing__Repository;
+// <refs>
+  let unitOfWork: InMemoryUnitOfWork;
+// </refs>
   let service: __Things__Service;
 
   beforeEach(() => {
     repository = new InMemory__Thing__Repository();
+// <no refs>
     service = new __Things__Service(repository);
+// </no refs>
+// <refs>
+    unitOfWork = new InMemoryUnitOfWork();
+    service = new __Things__Service(repository, __EACH:port(new Known__Refs__([1n, 2n]))__, unitOfWork);
+// </refs>
   });
 
 // <sample>
@@ -49,6 +80,26 @@ describe('__Things__Service', () => {
     expect(repository.stored).toEqual([]);
   });
 
+// <each field>
+// <ref>
+  it('refuses a __field__ that names no __ref_words__ (422), asked in the unit of work that would write it', async () => {
+    await expect(service.create({ ...COMMAND, __field__: 3 })).rejects.toThrow(
+      expect.objectContaining({
+        kind: 'unprocessable',
+        code: '__thing_snake___unknown___ref_snake__',
+        message: '__field__ 3 names no __ref_words__',
+      }),
+    );
+    expect([repository.stored, unitOfWork.runs]).toEqual([[], 1]);
+// <update>
+    const created = await service.create(COMMAND);
+    await expect(service.update(created.id, { __field__: 3 })).rejects.toThrow('__field__ 3 names no __ref_words__');
+    expect(repository.stored).toEqual([created]);
+// </update>
+  });
+
+// </ref>
+// </each>
   it('pages by ascending id, with the cursor of the next page while more follow', async () => {
     for (let n = 0; n < 3; n++) await service.create(COMMAND);
     const first = await service.list({ limit: 2 });

@@ -4,8 +4,14 @@ import { New__Thing__, __Thing__, is__Thing__Id } from '../domain/__thing-kebab_
 // <bare>
 import { New__Thing__, is__Thing__Id, type __Thing__ } from '../domain/__thing-kebab__';
 // </bare>
-import { __Thing__NotFoundError } from '../domain/__thing-kebab__.errors';
+import { __Thing__NotFoundError__EACH:ref(, Unknown__Thing____Ref__Error)__ } from '../domain/__thing-kebab__.errors';
 import type { __Thing__Repository } from '../domain/__thing-kebab__.repository';
+// <refs>
+import type { UnitOfWork } from '@app/platform/ports';
+// <each port>
+import type { __Port__ } from '../domain/__port-kebab__.port';
+// </each>
+// </refs>
 // <sample>
 // <each field>
 // <enum>
@@ -28,7 +34,18 @@ export interface __Things__Page {
 /** The use cases: add, get. Domain types in and out; plain TypeScript, built with `new`. */
 // </bare>
 export class __Things__Service {
+// <no refs>
   constructor(private readonly __things__: __Thing__Repository) {}
+// </no refs>
+// <refs>
+  constructor(
+    private readonly __things__: __Thing__Repository,
+// <each port>
+    private readonly __ref__: __Port__,
+// </each>
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+// </refs>
 
 // <sample>
   /**
@@ -48,7 +65,25 @@ export class __Things__Service {
       __field__: __fromCommand__,
 // </each>
     });
+// <no refs>
     return this.__things__.add(__thing__);
+// </no refs>
+// <refs>
+    // What it names is asked in the unit of work that writes it: the check and the write see one state of the data.
+    return this.unitOfWork.run(async () => {
+// <each field>
+// <ref>
+// <required>
+      await this.check__Field__(__thing__.__field__);
+// </required>
+// <optional>
+      if (__thing__.__field__ !== null) await this.check__Field__(__thing__.__field__);
+// </optional>
+// </ref>
+// </each>
+      return this.__things__.add(__thing__);
+    });
+// </refs>
   }
 // <update>
 
@@ -59,7 +94,19 @@ export class __Things__Service {
       __field__: __changeFromCommand__,
 // </each>
     });
+// <no refs>
     const updated = is__Thing__Id(id) ? await this.__things__.update(id, changes) : undefined;
+// </no refs>
+// <refs>
+    const updated = await this.unitOfWork.run(async () => {
+// <each field>
+// <ref>
+      if (changes.__field__ != null) await this.check__Field__(changes.__field__);
+// </ref>
+// </each>
+      return is__Thing__Id(id) ? this.__things__.update(id, changes) : undefined;
+    });
+// </refs>
     if (!updated) throw new __Thing__NotFoundError(id);
     return updated;
   }
@@ -83,4 +130,15 @@ export class __Things__Service {
     if (!__thing__) throw new __Thing__NotFoundError(id);
     return __thing__;
   }
+// <sample>
+// <each field>
+// <ref>
+
+  /** Refuses a __field__ that names no __ref_words__ (422), asked of __refModule__ through __Port__. */
+  private async check__Field__(__field__: bigint): Promise<void> {
+    if (!(await this.__ref__.exists(__field__))) throw new Unknown__Thing____Ref__Error(__field__);
+  }
+// </ref>
+// </each>
+// </sample>
 }

@@ -23,7 +23,7 @@ import { MAX_PAGE_SIZE, __Things__Service } from '../application/__things-kebab_
 // <bare>
 import { __Things__Service } from '../application/__things-kebab__.service';
 // </bare>
-import { __Thing__NotFoundError } from '../domain/__thing-kebab__.errors';
+import { __Thing__NotFoundError__EACH:ref(, Unknown__Thing____Ref__Error)__ } from '../domain/__thing-kebab__.errors';
 import { Create__Thing__Dto } from './dto/create-__thing-kebab__.dto';
 // <sample>
 import { List__Things__Query } from './dto/list-__things-kebab__.query';
@@ -99,7 +99,7 @@ export class __Things__Controller {
     },
   })
   @Idempotent()
-  @ApiErrorResponses(400, new IdempotencyKeyInUseError(), 413, 415, new IdempotencyKeyReusedError())
+  @ApiErrorResponses(400, new IdempotencyKeyInUseError(), 413, 415, new IdempotencyKeyReusedError(), __EACH:ref(new Unknown__Thing____Ref__Error(42n))__)
 // <sample>
   async create(
     @Body() body: Create__Thing__Dto,
@@ -144,7 +144,7 @@ export class __Things__Controller {
   })
   @ApiParam(ID_PARAMETER)
   @Responds(200, __Thing__Response, { description: 'The __thing_words__, changed.' })
-  @ApiErrorResponses(400, new __Thing__NotFoundError(42n), 413, 415)
+  @ApiErrorResponses(400, new __Thing__NotFoundError(42n), 413, 415, __EACH:ref(new Unknown__Thing____Ref__Error(42n))__)
   async update(
     @Param('__thing__Id', IntegerIdPipe) id: bigint,
     @Query() _query: NoQueryParameters,
