@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--fields "<field> ..."]
- *   [--depends-on <module>]... [--subscribes-to <event>]... [--bare] [--no-update] [--no-delete]
+ *   [--depends-on <module>]... [--subscribes-to <event>]... [--bare] [--no-update] [--no-delete] [--read-model]
  *   [--stability beta|experimental]
  *
  * Writes a new feature module under libs/<name>/ from scripts/module-template/,
@@ -24,7 +24,11 @@
  * lint gate allows), whose handler records each event heard in a table of the module's own, once per event, with
  * that table's record, migration and e2e test (docs/extending.md, "Reacting to another module"). With --stability beta
  * (or experimental) every operation of its controller is marked `@Stability('beta')`, and `stability` is listed in its
- * module.json: the document and the docs page say so (the contract, 1.4).
+ * module.json: the document and the docs page say so (the contract, 1.4). With --read-model it is written from
+ * scripts/read-model-template/ instead: a read model whose subscriptions (one per --subscribes-to, its template's
+ * `<each event>` blocks) count each event under a key in its one table, served by a paged GET, with no create.
+ * A field `petId:ref(pets)` makes it depend on pets as --depends-on does, with a port of `exists()` alone when
+ * --depends-on does not name pets too.
  * The result compiles, passes `npm run lint` and its own tests as it is
  * (test/slow/generator.e2e-spec.ts proves it).
  */
@@ -35,7 +39,6 @@ import ts from 'typescript';
 import { SAMPLE_FIELDS, parseFields, perFieldFiles, writeFields } from './module-fields.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const TEMPLATE = join(ROOT, 'scripts/module-template');
 const COMPOSITION = join(ROOT, 'apps/petstore/src/composition.ts');
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 /** The levels `@Stability()` of @app/stability takes; a stable operation has none. */
@@ -84,6 +87,9 @@ Options:
                                npm run generate:module -- receipts --no-update
   --no-delete                no DELETE: its things are never removed (kept for the record)
                                npm run generate:module -- invoices --no-update --no-delete
+  --read-model               a module its subscriptions keep (each event counted under its name, once) and a paged
+                             GET serves: no create, no entity table; with --subscribes-to, one or more
+                               npm run generate:module -- pet-activity --entity activity --read-model --subscribes-to pets.pet-created --subscribes-to store.order-placed
   --stability <level>        every operation beta or experimental (@Stability()); stable without it
                                npm run generate:module -- bookings --stability beta
   --help                     this text
@@ -101,6 +107,7 @@ const OPTIONS = [
   '--no-update',
   '--no-delete',
   '--stability',
+  '--read-model',
   '--help',
 ];
 
@@ -125,6 +132,7 @@ function parseArguments(args) {
   let bare = false;
   const without = { update: false, delete: false };
   let stability;
+  let readModel = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--entity') entity = valueOf(args, i++, 'person');
     else if (args[i] === '--path') path = valueOf(args, i++, 'store/gift-cards');
@@ -148,6 +156,7 @@ function parseArguments(args) {
         );
       }
     } else if (args[i] === '--bare') bare = true;
+    else if (args[i] === '--read-model') readModel = true;
     else if (args[i] === '--no-update') without.update = true;
     else if (args[i] === '--no-delete') without.delete = true;
     else if (args[i].startsWith('-')) {
@@ -158,7 +167,7 @@ function parseArguments(args) {
     fail(
       'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--fields "<field> ..."] ' +
         '[--depends-on <module>]... [--subscribes-to <event>]... [--bare] [--no-update] [--no-delete] ' +
-        '[--stability beta|experimental]   ' +
+        '[--read-model] [--stability beta|experimental]   ' +
         '(e.g. orders --path shop/orders --depends-on pets; ' +
         'every option: --help)',
     );
@@ -168,7 +177,28 @@ function parseArguments(args) {
   }
   if (bare && fieldSpec !== undefined)
     fail('--bare writes an entity without fields: give --bare or --fields, not both');
-  return { name: positional[0], entity, path, fieldSpec, dependsOn, subscribesTo, bare, without, stability };
+  if (readModel) {
+    const others = [
+      ...(fieldSpec === undefined ? [] : ['--fields']),
+      ...(bare ? ['--bare'] : []),
+      ...(without.update ? ['--no-update'] : []),
+      ...(without.delete ? ['--no-delete'] : []),
+      ...(dependsOn.length === 0 ? [] : ['--depends-on']),
+    ];
+    if (others.length > 0) {
+      fail(
+        `--read-model writes a module kept by events, with no entity of its own to create: give it --subscribes-to ` +
+          `(and --entity, --path, --stability), not ${others.join(', ')}`,
+      );
+    }
+    if (subscribesTo.length === 0) {
+      fail(
+        '--read-model needs the events it keeps its table from: --read-model --subscribes-to pets.pet-created ' +
+          '--subscribes-to store.order-placed',
+      );
+    }
+  }
+  return { name: positional[0], entity, path, fieldSpec, dependsOn, subscribesTo, bare, without, stability, readModel };
 }
 
 /** English plural to singular for the usual cases; anything else needs --entity. */
@@ -196,7 +226,10 @@ const {
   bare,
   without,
   stability,
+  readModel,
 } = parseArguments(process.argv.slice(2));
+/** The template this module is written from: an entity's, or a read model's. */
+const TEMPLATE = join(ROOT, readModel ? 'scripts/read-model-template' : 'scripts/module-template');
 if (!KEBAB.test(name)) fail(`"${name}" is not a kebab-case name such as orders or gift-cards`);
 if (!entity) fail(`cannot tell the singular of "${name}": give it with --entity <singular>`);
 if (!KEBAB.test(entity)) fail(`"${entity}" is not a kebab-case name such as order or gift-card`);
@@ -447,10 +480,12 @@ const tokens = {
   THING: one.upper,
   TIMESTAMP: String(Date.now()),
   route,
+  // A read model's first event, as an example of a key it counts under.
+  first_event: subscriptions[0]?.event ?? '',
 };
 const fill = (text) =>
   text.replace(
-    /__(things-kebab|thing-kebab|things_snake|thing_snake|thing_words|a_thing|A_thing|Things|Thing|things|thing|THINGS|THING|TIMESTAMP|route)__/g,
+    /__(things-kebab|thing-kebab|things_snake|thing_snake|thing_words|a_thing|A_thing|Things|Thing|things|thing|THINGS|THING|TIMESTAMP|route|first_event)__/g,
     (_, token) => tokens[token],
   );
 
@@ -506,9 +541,41 @@ function withoutUnusedImports(text) {
   });
 }
 
-/** A template's text as this module has it: its names and its fields written, the blocks it keeps. */
+/** A template's text as this module has it: its names, its fields and its events written, the blocks it keeps. */
 function render(text) {
-  return select(writeFields(fill(text), fields, one));
+  return select(eachEvent(writeFields(fill(text), fields, one)));
+}
+
+/** A line that opens or closes a block written once per event subscribed to: `// <each event>`, `// </each>`. */
+const EVENT_MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(each event|each)>\s*(?:-->)?\s*$/;
+
+/**
+ * `text` with the lines of each `<each event>` block written once per event subscribed to (a read model's
+ * subscriptions and their tests), filling `__event__` (pets.pet-created), `__Event__` (its type, PetCreated),
+ * `__eventModule__` (pets), `__event-kebab__` (pet-created) and `__times__` (its place among them, from 1).
+ */
+function eachEvent(text) {
+  const lines = text.split('\n');
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (EVENT_MARK.exec(lines[i])?.[2] !== 'each event') {
+      out.push(lines[i]);
+      continue;
+    }
+    const end = lines.findIndex((line, n) => n > i && EVENT_MARK.exec(line)?.[1] === '/');
+    for (const [n, { event, module, type, short }] of subscriptions.entries()) {
+      const eventTokens = { event, Event: type, eventModule: module, 'event-kebab': short.kebab, times: String(n + 1) };
+      out.push(
+        ...lines
+          .slice(i + 1, end)
+          .map((line) =>
+            line.replace(/__(event|Event|eventModule|event-kebab|times)__/g, (_, token) => eventTokens[token]),
+          ),
+      );
+    }
+    i = end;
+  }
+  return out.join('\n');
 }
 
 /** Every `.ts` file under `folder`, with its text. */
@@ -580,7 +647,8 @@ const copy = (folder) => {
 };
 copy(TEMPLATE);
 if (dependencies.length > 0) wire(dependencies);
-subscriptions.forEach(subscribe);
+// A read model's subscriptions are its template's; any other module's each get a table of their own.
+if (!readModel) subscriptions.forEach(subscribe);
 if (stability) markStability(stability);
 
 /** Every operation of the controller marked `@Stability(level)`, `stability` in module.json, a line of the README. */

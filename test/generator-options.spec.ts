@@ -17,11 +17,11 @@ describe('npm run generate:module, its options', () => {
     const help = generate('--help');
     expect([help.status, help.stderr]).toEqual([0, '']);
     const options = ['--entity', '--path', '--fields', '--depends-on', '--subscribes-to', '--bare', '--no-update'];
-    for (const option of [...options, '--no-delete', '--stability', '--help']) {
+    for (const option of [...options, '--no-delete', '--read-model', '--stability', '--help']) {
       expect(help.stdout).toContain(`  ${option}`);
     }
     const examples = help.stdout.split('\n').filter((line) => /^\s+npm run generate:module -- \w/.test(line));
-    expect(examples).toHaveLength(10);
+    expect(examples).toHaveLength(11);
     expect(generate('orders', '-h').stdout).toBe(help.stdout);
   });
 
@@ -29,7 +29,7 @@ describe('npm run generate:module, its options', () => {
     [
       ['orders', '--colour', 'red'],
       'unknown option --colour: the options are --entity, --path, --depends-on, --subscribes-to, --fields, --bare, ' +
-        '--no-update, --no-delete, --stability, --help (npm run generate:module -- --help)',
+        '--no-update, --no-delete, --stability, --read-model, --help (npm run generate:module -- --help)',
     ],
     [['tickets', '--fields'], '--fields needs a value: --fields "title:string(1..80) state:enum(open,closed)=open"'],
     [
@@ -82,6 +82,16 @@ describe('npm run generate:module, its options', () => {
     [
       ['tickets', '--fields', 'orderId:ref(store)'],
       '--fields orderId:ref(store): libs/store/src/index.ts exports no Nest module to import',
+    ],
+    [
+      ['counts', '--read-model'],
+      '--read-model needs the events it keeps its table from: --read-model --subscribes-to pets.pet-created ' +
+        '--subscribes-to store.order-placed',
+    ],
+    [
+      ['counts', '--read-model', '--subscribes-to', 'pets.pet-created', '--fields', 'title:string', '--no-delete'],
+      '--read-model writes a module kept by events, with no entity of its own to create: give it --subscribes-to ' +
+        '(and --entity, --path, --stability), not --fields, --no-delete',
     ],
     [['orders', '--path'], '--path needs a value: --path store/gift-cards'],
     [['people', '--entity', '--bare'], '--entity needs a value: --entity person'],

@@ -40,3 +40,8 @@ The module's own codes (the platform's and auth's are in the service's README):
 |---|---|---|
 | 400 | `invalid___thing_snake__` | the __thing_words__ breaks a domain rule (reached only by callers that bypass the HTTP validation) |
 | 404 | `__thing_snake___not_found` | no __thing_words__ has the requested id |
+<!-- <each field> -->
+<!-- <ref> -->
+| 422 | `__thing_snake___unknown___ref_snake__` | its `__field__` names no __ref_words__ of __refModule__ (asked through `__Port__`, in the unit of work that writes it) |
+<!-- </ref> -->
+<!-- </each> -->

@@ -455,6 +455,48 @@ describe('npm run generate:module', () => {
     expect(existsSync(join(copy, 'libs/notices'))).toBe(false);
   });
 
+  it('writes a read model with --read-model: a subscription per event, counting into its one table, a paged GET and no write', async () => {
+    const activity = await generate(
+      'pet-activity',
+      '--entity',
+      'activity',
+      '--read-model',
+      '--subscribes-to',
+      'pets.pet-created',
+      '--subscribes-to',
+      'store.order-placed',
+    );
+    expect(activity.status, activity.output).toBe(0);
+    const module = join(copy, 'libs/pet-activity');
+    const read = (file: string) => readFileSync(join(module, file), 'utf8');
+    const subscriptions = read('src/infrastructure/pet-activity.subscriptions.ts');
+    for (const [event, subscriber] of [
+      ['pets.pet-created', 'pet-activity.on-pets-pet-created'],
+      ['store.order-placed', 'pet-activity.on-store-order-placed'],
+    ]) {
+      expect(subscriptions).toContain(
+        [
+          `      subscriber: '${subscriber}',`,
+          `      event: '${event}',`,
+          `      handle: () => petActivity.count('${event}'),`,
+        ].join('\n'),
+      );
+    }
+    // Of the publishers, their events' types and nothing else: no dependsOn entry for them.
+    expect(subscriptions.match(/^import .*'@app\/(pets|store)';$/gm)).toEqual([
+      "import type { PetCreated } from '@app/pets';",
+      "import type { OrderPlaced } from '@app/store';",
+    ]);
+    expect(read('module.json')).toBe('{ "kind": "feature", "dependsOn": ["auth", "database", "validation"] }\n');
+    const controller = read('src/http/pet-activity.controller.ts');
+    expect(controller.match(/@(Get|Post|Put|Patch|Delete)\(.*\)/g)).toEqual(['@Get()', "@Get(':key')"]);
+    // One table, no table per event heard.
+    expect(readdirSync(join(module, 'src/infrastructure/migrations')).filter((file) => /^\d/.test(file))).toEqual([
+      expect.stringMatching(/^\d{13}-create-pet-activity\.ts$/),
+    ]);
+    // Its tests (each event published, counted once, then read a page at a time) run with lint and the whole suite below.
+  });
+
   it(
     'writes a module that depends on pets (its port, adapter, module import and module.json), whose cross-module write is one transaction, and the whole suite passes',
     async () => {
@@ -614,6 +656,7 @@ describe('npm run generate:module', () => {
       expect(tests.output).toContain('libs/reservations/test/reservation-reserves-pet.e2e-spec.ts');
       expect(tests.output).toContain('libs/widgets/test/widgets.e2e-spec.ts');
       expect(tests.output).toContain('libs/purchases/test/purchases.e2e-spec.ts');
+      expect(tests.output).toContain('libs/pet-activity/test/pet-activity.e2e-spec.ts');
       expect(tests.output).toContain('test/backup.e2e-spec.ts');
     },
     SUITE_BOUND_MS,

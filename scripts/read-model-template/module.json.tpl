@@ -1,0 +1,1 @@
+{ "kind": "feature", "dependsOn": ["auth", "database", "validation"] }
