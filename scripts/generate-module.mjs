@@ -204,7 +204,8 @@ function parseArguments(args) {
 /** English plural to singular for the usual cases; anything else needs --entity. */
 function singular(plural) {
   if (/ies$/.test(plural)) return plural.replace(/ies$/, 'y');
-  if (/(s|x|z|ch|sh)es$/.test(plural)) return plural.replace(/es$/, '');
+  // boxes, classes, statuses (but purchases, houses and cases end in an e of their own)
+  if (/(ss|x|z|ch|sh|[^aeiou]us)es$/.test(plural)) return plural.replace(/es$/, '');
   if (/[^s]s$/.test(plural)) return plural.replace(/s$/, '');
   return undefined;
 }
