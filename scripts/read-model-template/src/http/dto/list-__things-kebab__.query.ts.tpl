@@ -1,4 +1,3 @@
-// <sample>
 import { PageQuery } from '@app/validation';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../application/__things-kebab__.service';
 
@@ -11,4 +10,3 @@ export class List__Things__Query extends PageQuery({
   defaultLimit: DEFAULT_PAGE_SIZE,
   maxLimit: MAX_PAGE_SIZE,
 }) {}
-// </sample>
