@@ -361,7 +361,7 @@ const refs = fields.filter((field) => field.ref);
  * only gets a port with the one method a reference asks, `exists(id)`.
  */
 const dependencies = [
-  ...dependsOn.map(facadesOf),
+  ...dependsOn.map((module) => facadesOf(module)),
   ...[...new Set(refs.map((field) => field.ref.module))]
     .filter((module) => !dependsOn.includes(module))
     .map((module) => {

@@ -100,6 +100,11 @@ describe('npm run generate:module, its options', () => {
       '--stability needs a level, beta or experimental: --stability beta (a stable module has none)',
     ],
     [['orders', '--depends-on'], '--depends-on needs the name of a module: --depends-on pets'],
+    [
+      ['bookings', '--depends-on', 'database'],
+      "--depends-on database: database is a capability, used as it is: list it in the new module's module.json and " +
+        'import @app/database',
+    ],
     [['pets'], 'libs/pets exists already'],
     [
       ['orders'],
