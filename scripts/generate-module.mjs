@@ -35,10 +35,13 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { createRequire } from 'node:module';
 import { SAMPLE_FIELDS, parseFields, perFieldFiles, writeFields } from './module-fields.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
+/** TypeScript's parser, loaded when a source is first parsed: an option refused before that exits without its 0.3 s. */
+let loadedTypeScript;
+const typescript = () => (loadedTypeScript ??= createRequire(import.meta.url)('typescript'));
 const COMPOSITION = join(ROOT, 'apps/petstore/src/composition.ts');
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 /** The levels `@Stability()` of @app/stability takes; a stable operation has none. */
@@ -323,11 +326,13 @@ function facadesOf(module, option = `--depends-on ${module}`) {
 }
 
 function classIn(file, className) {
+  const ts = typescript();
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   return source.statements.find((node) => ts.isClassDeclaration(node) && node.name?.text === className);
 }
 
 function methodsOf(declaration) {
+  const ts = typescript();
   const methods = [];
   const leftOut = [];
   for (const member of declaration.members) {
@@ -977,6 +982,7 @@ ${trigger}
 
 /** The composition's text with `feature` imported from the new module and added at the end of FEATURES. */
 function withFeature(text, feature) {
+  const ts = typescript();
   const source = ts.createSourceFile(COMPOSITION, text, ts.ScriptTarget.Latest, true);
   const lastImport = source.statements.filter(ts.isImportDeclaration).at(-1);
   const list = source.statements
