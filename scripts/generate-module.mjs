@@ -171,7 +171,7 @@ function parseArguments(args) {
       'usage: npm run generate:module -- <name> [--entity <singular>] [--path <route>] [--fields "<field> ..."] ' +
         '[--depends-on <module>]... [--subscribes-to <event>]... [--bare] [--no-update] [--no-delete] ' +
         '[--read-model] [--stability beta|experimental]   ' +
-        '(e.g. orders --path shop/orders --depends-on pets; ' +
+        '(e.g. purchases --path shop/purchases --depends-on pets; ' +
         'every option: --help)',
     );
   }
@@ -380,7 +380,7 @@ for (const field of refs)
     dependencies.find((dependency) => dependency.module === field.ref.module),
   );
 
-/** The facade of `dependency` that answers `exists(id: bigint): Promise<boolean>`, and the methods of its own. */
+/** The facade of `dependency` that answers `exists(id: bigint): Promise<boolean>`, what a reference field asks. */
 function existsFacadeOf({ module, facades }) {
   const facade = facades.find((each) =>
     each.methods.some(
