@@ -21,6 +21,12 @@ const CLIENTS = 16;
 const LOAD_MS = 40_000;
 const BOUND_MS = scaled(300_000);
 const SUBSCRIBERS = ['holds.count-pet-created', 'holds.count-hold-placed', 'holds.count-hold-cancelled'];
+/**
+ * The handling delay's bucket (seconds) the p99 must fall in: 1 s on a quiet machine, the next of the dispatcher's
+ * buckets up as the run's time scale grows, as every deadline of the suite does (`npm run bench` measures the delay
+ * itself). The figures of the 0.1, 0.25 and 1 s buckets are printed whatever the scale.
+ */
+const WITHIN_LE = ['1', '2.5', '5', '10'].find((le) => Number(le) * 1000 >= scaled(1000)) ?? '10';
 
 interface Answer {
   what: string;
@@ -160,7 +166,8 @@ describe.skipIf(postgres.skipReason)(
             ),
           ).toEqual([]);
 
-          // Each subscriber within a second of the commit, p99, on the instances that ran to the end.
+          // Each subscriber within a second of the commit (WITHIN_LE on a loaded machine), p99, on the instances that
+          // ran to the end.
           const delays = await Promise.all(instances.map(handlingDelays));
           const retries = await Promise.all(instances.map(transactionRetries));
           // The figures behind the verdicts, for the issue's note: answers by route and status, transactions run
@@ -173,9 +180,9 @@ describe.skipIf(postgres.skipReason)(
           const handled = SUBSCRIBERS.map((subscriber) =>
             [subscriber, ...['0.1', '0.25', '1', '+Inf'].map((le) => sum(subscriber, le))].join(' '),
           );
-          console.log(JSON.stringify({ byStatus, retries, handled }));
+          console.log(JSON.stringify({ byStatus, retries, handled, withinSeconds: WITHIN_LE }));
           for (const subscriber of SUBSCRIBERS) {
-            const within = sum(subscriber, '1');
+            const within = sum(subscriber, WITHIN_LE);
             const all = sum(subscriber, '+Inf');
             expect(all, subscriber).toBeGreaterThan(0);
             expect({ subscriber, within: within / all >= 0.99 }).toEqual({ subscriber, within: true });
