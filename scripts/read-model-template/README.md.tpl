@@ -12,7 +12,7 @@ table of your own, and keep the layers.
 
 Each event is counted once, in the transaction of its handler with the subscription's progress, within about a
 second of its publisher's commit; two subscriptions see their events in no common order. What a handler may do, and
-what once means: [`docs/extending.md`](../../docs/extending.md), "Reacting to another module" and "A read model".
+what once means: [`docs/extending.md`](../../docs/extending.md), "Reacting to another module" and "A read model, generated".
 
 ## Subscribes to
 

@@ -8,9 +8,9 @@ import { __Things__Service } from '../application/__things-kebab__.service';
 /**
  * The read model's subscriptions: each handler runs after the publisher's commit, in a transaction with the
  * subscription's progress, so each event counts once; two subscriptions see their events in no common order
- * (docs/extending.md, "Reacting to another module", "A read model"). Each counts its event under its name: count by
- * what the event says instead (`({ payload }) => __things__.count(payload.status)`), or keep a table of your own.
- * The subscribers' names keep their progress: never rename them once deployed.
+ * (docs/extending.md, "Reacting to another module", "A read model, generated"). Each counts its event under its
+ * name: count by what the event says instead (`({ payload }) => __things__.count(payload.status)`), or keep a table
+ * of your own. The subscribers' names keep their progress: never rename them once deployed.
  */
 @Injectable()
 export class __Things__Subscriptions {
