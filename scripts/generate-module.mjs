@@ -36,7 +36,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { SAMPLE_FIELDS, parseFields, perFieldFiles, writeFields } from './module-fields.mjs';
+import { SAMPLE_FIELDS, parseFields, perFieldFiles, writeEach, writeFields } from './module-fields.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** TypeScript's parser, loaded when a source is first parsed: an option refused before that exits without its 0.3 s. */
@@ -547,41 +547,22 @@ function withoutUnusedImports(text) {
   });
 }
 
+/**
+ * A read model's events, as its template's `<each event>` blocks write them: `__event__` (pets.pet-created),
+ * `__Event__` (its type, PetCreated), `__eventModule__` (pets), `__event-kebab__` (pet-created) and `__times__` (its
+ * place among them, from 1).
+ */
+const eventTokens = subscriptions.map(({ event, module, type, short }, n) => ({
+  event,
+  Event: type,
+  eventModule: module,
+  'event-kebab': short.kebab,
+  times: String(n + 1),
+}));
+
 /** A template's text as this module has it: its names, its fields and its events written, the blocks it keeps. */
 function render(text) {
-  return select(eachEvent(writeFields(fill(text), fields, one)));
-}
-
-/** A line that opens or closes a block written once per event subscribed to: `// <each event>`, `// </each>`. */
-const EVENT_MARK = /^\s*(?:\/\/|<!--)\s*<(\/?)(each event|each)>\s*(?:-->)?\s*$/;
-
-/**
- * `text` with the lines of each `<each event>` block written once per event subscribed to (a read model's
- * subscriptions and their tests), filling `__event__` (pets.pet-created), `__Event__` (its type, PetCreated),
- * `__eventModule__` (pets), `__event-kebab__` (pet-created) and `__times__` (its place among them, from 1).
- */
-function eachEvent(text) {
-  const lines = text.split('\n');
-  const out = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (EVENT_MARK.exec(lines[i])?.[2] !== 'each event') {
-      out.push(lines[i]);
-      continue;
-    }
-    const end = lines.findIndex((line, n) => n > i && EVENT_MARK.exec(line)?.[1] === '/');
-    for (const [n, { event, module, type, short }] of subscriptions.entries()) {
-      const eventTokens = { event, Event: type, eventModule: module, 'event-kebab': short.kebab, times: String(n + 1) };
-      out.push(
-        ...lines
-          .slice(i + 1, end)
-          .map((line) =>
-            line.replace(/__(event|Event|eventModule|event-kebab|times)__/g, (_, token) => eventTokens[token]),
-          ),
-      );
-    }
-    i = end;
-  }
-  return out.join('\n');
+  return select(writeEach(writeFields(fill(text), fields, one), 'each event', eventTokens));
 }
 
 /** Every `.ts` file under `folder`, with its text. */

@@ -365,7 +365,7 @@ function filled(text, tokens) {
 
 /** A line that opens or closes a block of the fields: `// <each field>`, `// </enum>`. */
 const MARK =
-  /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each port|each value|each|string|int64|int|enum|defaulted|required|optional|ref|not ref)>\s*(?:-->)?\s*$/;
+  /^\s*(?:\/\/|<!--)\s*<(\/?)(each field|each port|each event|each value|each|string|int64|int|enum|defaulted|required|optional|ref|not ref)>\s*(?:-->)?\s*$/;
 
 /** "a name and a closed status": the fields, in the README's words. */
 function prose(fields) {
@@ -414,18 +414,36 @@ export function writeFields(text, fields, one) {
             .map(({ tokens }) => filled(each, tokens))
             .join(', '),
     );
-  const lines = text.replaceAll('__FIELDS_PROSE__', prose(fields)).split('\n');
+  const lines = writeEach(text.replaceAll('__FIELDS_PROSE__', prose(fields)), 'each port', ports).split('\n');
   const out = [];
   for (let i = 0; i < lines.length; i++) {
-    const mark = MARK.exec(lines[i]);
-    if (!mark || !['each field', 'each port'].includes(mark[2])) {
+    if (MARK.exec(lines[i])?.[2] !== 'each field') {
       out.push(inline(lines[i]));
       continue;
     }
     const end = closing(lines, i);
     const block = lines.slice(i + 1, end);
-    if (mark[2] === 'each port') for (const tokens of ports) out.push(...block.map((line) => filled(line, tokens)));
-    else for (const { field, tokens } of fieldTokens) out.push(...forField(block, field, tokens).map(inline));
+    for (const { field, tokens } of fieldTokens) out.push(...forField(block, field, tokens).map(inline));
+    i = end;
+  }
+  return out.join('\n');
+}
+
+/**
+ * `text` with each `<each <what>>` ... `</each>` block written once per item of `items` (each its tokens), the
+ * item's `__token__`s filled: the modules reference fields name (`each port`, above), a read model's events
+ * (`each event`, generate-module.mjs).
+ */
+export function writeEach(text, what, items) {
+  const lines = text.split('\n');
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (MARK.exec(lines[i])?.[2] !== what) {
+      out.push(lines[i]);
+      continue;
+    }
+    const end = closing(lines, i);
+    for (const tokens of items) out.push(...lines.slice(i + 1, end).map((line) => filled(line, tokens)));
     i = end;
   }
   return out.join('\n');
