@@ -152,7 +152,7 @@ describe('protocol edges', () => {
         [404, 'keep-alive'],
         [405, 'keep-alive'],
         [404, 'keep-alive'],
-        [415, 'keep-alive'],
+        [400, 'keep-alive'],
         [200, 'keep-alive'],
       ]);
       expect(client.socket.destroyed).toBe(false);

@@ -158,17 +158,20 @@ for (const kind of DATABASE_KINDS) {
           ['an array', '[{"name":"Rex","categoryId":1}]'],
           ['a string', '"Rex"'],
           ['a number', '42'],
-          ['empty', ''],
         ])('answers 400 when the body is %s', async (_case, raw) => {
           const response = await t.http().post('/v1/pets').set(AUTH).set('content-type', 'application/json').send(raw);
           expect(response.status).toBe(400);
           expect(response.body).toEqual(errorBody(400, 'invalid_body', 'request body must be a JSON object'));
         });
 
-        it('answers 400 when there is no body at all', async () => {
-          const response = await t.http().post('/v1/pets').set(AUTH);
+        it.each([
+          ['empty', true],
+          ['not there at all', false],
+        ])('answers 400 when the body is %s: it is missing', async (_case, empty) => {
+          const request = t.http().post('/v1/pets').set(AUTH);
+          const response = await (empty ? request.set('content-type', 'application/json').send('') : request);
           expect(response.status).toBe(400);
-          expect(response.body).toEqual(errorBody(400, 'invalid_body', 'request body must be a JSON object'));
+          expect(response.body).toEqual(errorBody(400, 'invalid_body', 'request body is missing: send a JSON object'));
         });
 
         it.each([

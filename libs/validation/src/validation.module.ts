@@ -1,17 +1,22 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_PIPE } from '@nestjs/core';
+import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { SharedContract } from '@app/platform';
 import { describeValidation } from './validation.document';
+import { NoBodyGuard } from './no-body.guard';
 import { RequestValidationPipe } from './validation.pipe';
 
 /**
  * Request validation on every route: RequestValidationPipe as Nest's global
- * pipe, and what it refuses stated in the OpenAPI document. Global, so that
+ * pipe, NoBodyGuard for the routes that take no body, and what it refuses stated in the OpenAPI document. Global, so that
  * the idempotency interceptor, in any feature's module, validates with it.
  */
 @Global()
 @Module({
-  providers: [RequestValidationPipe, { provide: APP_PIPE, useExisting: RequestValidationPipe }],
+  providers: [
+    RequestValidationPipe,
+    { provide: APP_PIPE, useExisting: RequestValidationPipe },
+    { provide: APP_GUARD, useClass: NoBodyGuard },
+  ],
   exports: [RequestValidationPipe],
 })
 export class ValidationModule {

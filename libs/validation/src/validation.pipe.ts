@@ -11,6 +11,11 @@ import { NOT_DTOS, NO_PROPERTIES, declaredProperties, isPlainObject, unknownProp
  */
 export class NoQueryParameters {}
 
+/** Why a body that is not a JSON object is refused: missing (no content at all), or of another JSON type. */
+function BODY_SHAPE_MESSAGE(value: unknown): string {
+  return value === undefined ? 'request body is missing: send a JSON object' : 'request body must be a JSON object';
+}
+
 /** What the exceptionFactory throws: the pipe names the argument's code. */
 class InvalidArgument extends Error {}
 
@@ -59,7 +64,7 @@ export class RequestValidationPipe extends ValidationPipe {
     if (known.size === 0 && metadata.type !== 'body') return value;
     const code = metadata.type === 'body' ? PLATFORM_ERROR_CODES.invalidBody : PLATFORM_ERROR_CODES.invalidParameter;
     if (!isPlainObject(value)) {
-      if (metadata.type === 'body') throw new AppError('invalid', code, 'request body must be a JSON object');
+      if (metadata.type === 'body') throw new AppError('invalid', code, BODY_SHAPE_MESSAGE(value));
       return value;
     }
     const unknown = unknownProperty(value, known);

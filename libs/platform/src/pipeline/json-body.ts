@@ -13,8 +13,25 @@ export const MAX_JSON_DEPTH = 32;
  * MAX_JSON_DEPTH, 400 before parsing (the recursive code after the parser would overflow the stack on a few kilobytes
  * of brackets). Fastify's own parser parses, with its prototype-poisoning protection; integers past 2^53 stay exact, as
  * `bigint`s.
+ *
+ * A request without a body (neither Transfer-Encoding nor a Content-Length above 0: RFC 9112 6.3) is taken as if it
+ * sent no Content-Type either, whatever that header says, since there is no content for it to describe: its `body` is
+ * `undefined`, so a route that takes no body runs and one that needs a body says it is missing (the validation pipe).
+ * Nothing then waits on a stream Node has already ended (`optimizeEmptyRequests`); an empty chunked body has no body
+ * too.
  */
 export function parseJsonBodies(fastify: FastifyInstance): void {
+  fastify.addHook('preParsing', (request, _reply, payload, done) => {
+    const { headers } = request;
+    if (
+      headers['content-type'] !== undefined &&
+      headers['transfer-encoding'] === undefined &&
+      (headers['content-length'] === undefined || headers['content-length'] === '0')
+    ) {
+      delete headers['content-type'];
+    }
+    done(null, payload);
+  });
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
@@ -25,6 +42,7 @@ export function parseJsonBodies(fastify: FastifyInstance): void {
     const problem = unsupportedEncodingOf(request);
     if (problem) return done(new UnsupportedMediaTypeException(problem), undefined);
     const bytes = body as Buffer;
+    if (bytes.length === 0) return done(null, undefined);
     if (!isUtf8(bytes)) return done(invalid(CODES.malformedJson, 'request body is not valid UTF-8'), undefined);
     const shape = shapeOf(bytes);
     if (shape.depth > MAX_JSON_DEPTH) {
