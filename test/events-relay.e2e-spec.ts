@@ -153,6 +153,27 @@ describe.skipIf(SKIP)(`the relay, healing${SKIP ? ` (skipped: ${SKIP})` : ''}`, 
     expect(logged.join('\n')).not.toContain(password);
   });
 
+  it('connects to a tls:// URL over TLS or not at all: to a server without TLS it sends no CONNECT, no password, no event', async () => {
+    const password = `s3cret-${randomBytes(6).toString('hex')}`;
+    const server = await natsServer({ user: 'relay', password });
+    const proxy = new TcpProxy('127.0.0.1', server.port);
+    await proxy.start();
+    try {
+      const { app, stream, logged } = await relaying(`tls://relay:${password}@127.0.0.1:${proxy.port}`);
+      await create(app, 2);
+      await waitFor(
+        () => logged.filter((line) => line.includes("server does not support 'tls'")).length >= 2,
+        'two attempts refused for want of TLS',
+      );
+      expect(proxy.sent()).not.toContain('CONNECT');
+      expect(proxy.sent()).not.toContain(password);
+      const manager = await managerOf(server, { user: 'relay', pass: password });
+      await expect(manager.streams.info(stream)).rejects.toThrow(/stream not found/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it('parks an event over max_payload and an outbox row that is no event, relays the rest, and publishes one replayed once mended', async () => {
     const server = await natsServer({ maxPayload: 1024 });
     const { app, stream } = await relaying(server.url);

@@ -7,6 +7,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly fromClients: Buffer[] = [];
   port = 0;
 
   constructor(
@@ -22,6 +23,7 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
+      client.on('data', (chunk: Buffer) => this.fromClients.push(chunk));
       client.pipe(upstream).pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
@@ -29,6 +31,11 @@ export class TcpProxy {
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.port = (server.address() as { port: number }).port;
     this.server = server;
+  }
+
+  /** Every byte clients sent through the proxy so far, as latin1 text. */
+  sent(): string {
+    return Buffer.concat(this.fromClients).toString('latin1');
   }
 
   /** Drops every connection and refuses new ones. */

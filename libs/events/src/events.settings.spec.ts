@@ -36,6 +36,18 @@ describe('EventsSettings', () => {
     }
   });
 
+  it('refuses a user or password with a bare %, naming the variable and how to write it, without repeating it', () => {
+    for (const url of ['nats://relay:50%off@nats.internal:4222', 'tls://re%lay:secret@nats.internal:4222']) {
+      expect(() => read({ EVENTS_RELAY_NATS_URL: url })).toThrow(
+        /^EVENTS_RELAY_NATS_URL has a (user|password) with a % that starts no percent-encoding: write % as %25/,
+      );
+      expect(() => read({ EVENTS_RELAY_NATS_URL: url })).not.toThrow(/secret|50%off/);
+    }
+    expect(read({ EVENTS_RELAY_NATS_URL: 'nats://relay:50%25off@nats.internal:4222' }).relayNatsUrl).toBe(
+      'nats://relay:50%25off@nats.internal:4222',
+    );
+  });
+
   it('refuses a subject JetStream would not take', () => {
     for (const subject of ['petstore.>', 'petstore..events', 'pet store', '.events']) {
       expectRefusalNaming(() => read({ EVENTS_RELAY_SUBJECT: subject }), 'EVENTS_RELAY_SUBJECT');

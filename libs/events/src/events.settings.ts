@@ -44,12 +44,35 @@ function subjectOf(prefix: string): string {
   return prefix;
 }
 
-/** A NATS server's URL (`nats://host:4222`, `tls://` for TLS); its credentials, if any, are never repeated. */
+/**
+ * A NATS server's URL (`nats://host:4222`, `tls://` for TLS and nothing else); its credentials, if any, are never
+ * repeated, and must be percent-encoded where they hold `%`, `@`, `:` or `/` (as the relay decodes them).
+ */
 function natsUrlOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || !['nats:', 'tls:'].includes(parsed.protocol) || parsed.hostname === '') {
     throw new ConfigError('EVENTS_RELAY_NATS_URL', 'must be a NATS server URL such as nats://127.0.0.1:4222');
   }
+  for (const [part, value] of [
+    ['user', parsed.username],
+    ['password', parsed.password],
+  ]) {
+    if (!isPercentEncoded(value)) {
+      throw new ConfigError(
+        'EVENTS_RELAY_NATS_URL',
+        `has a ${part} with a % that starts no percent-encoding: write % as %25 (and @ as %40, : as %3A, / as %2F)`,
+      );
+    }
+  }
   return url;
+}
+
+function isPercentEncoded(value: string): boolean {
+  try {
+    decodeURIComponent(value);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -33,17 +33,29 @@ export function streamNameOf(subject: string): string {
   return subject.replace(/[.-]/g, '_').toUpperCase();
 }
 
+/** What nats.js's `connect()` takes of the relay's URL. */
+export interface ConnectionOptions {
+  servers: string;
+  user?: string;
+  pass?: string;
+  token?: string;
+  /** `tls://`: TLS or no connection (the client refuses a server that offers none, before it sends credentials). */
+  tls?: Record<string, never>;
+}
+
 /**
  * The server and its credentials apart: nats.js takes the user and password (or a token, a user without password) as
- * options and ignores those of a URL, which the server then refuses ("Authorization Violation").
+ * options and ignores those of a URL, which the server then refuses ("Authorization Violation"). Nor does it read
+ * `tls://` as a demand for TLS: the `tls` option is that demand.
  */
-export function connectionOptionsOf(url: string): { servers: string; user?: string; pass?: string; token?: string } {
+export function connectionOptionsOf(url: string): ConnectionOptions {
   const parsed = new URL(url);
-  const servers = `${parsed.protocol}//${parsed.host}`;
+  const servers = `nats://${parsed.host}`;
+  const transport = parsed.protocol === 'tls:' ? { servers, tls: {} } : { servers };
   const user = decodeURIComponent(parsed.username);
   const pass = decodeURIComponent(parsed.password);
-  if (user === '') return { servers };
-  return pass === '' ? { servers, token: user } : { servers, user, pass };
+  if (user === '') return transport;
+  return pass === '' ? { ...transport, token: user } : { ...transport, user, pass };
 }
 
 /**
