@@ -66,9 +66,15 @@ export class IdempotencyStore implements OnModuleInit, OnApplicationShutdown {
     };
   }
 
-  static fingerprintOf(method: string, route: string, body: unknown): string {
+  /**
+   * What a request acts on: its method, its route and the values of the route's parameters (the order it approves),
+   * and its body. A route without parameters keeps the fingerprint it had before they were counted, so the records
+   * of a create made before an upgrade still answer its retries.
+   */
+  static fingerprintOf(method: string, route: string, params: Record<string, string>, body: unknown): string {
+    const target = Object.keys(params).length === 0 ? route : `${route} ${canonicalJson(params)}`;
     return createHash('sha256')
-      .update(`${method} ${route}\n${canonicalJson(body)}`)
+      .update(`${method} ${target}\n${canonicalJson(body)}`)
       .digest('hex');
   }
 

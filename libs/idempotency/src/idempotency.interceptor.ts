@@ -37,7 +37,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const scope = {
       principal: request.caller ?? '',
       key,
-      fingerprint: IdempotencyStore.fingerprintOf(request.method, request.routeOptions.url ?? '', request.body),
+      fingerprint: IdempotencyStore.fingerprintOf(
+        request.method,
+        request.routeOptions.url ?? '',
+        (request.params ?? {}) as Record<string, string>,
+        request.body,
+      ),
     };
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     return from(

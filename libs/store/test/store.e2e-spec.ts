@@ -200,6 +200,35 @@ for (const kind of DATABASE_KINDS) {
         expect(await outbox(first.body.id)).toEqual(['store.order-placed', 'store.order-approved']);
       });
 
+      it.each(['approve', 'deliver'] as const)(
+        "refuses a key used for one order's %s on another order's (422), and leaves that order as it was",
+        async (name) => {
+          const [one, two] = [
+            await place({ petId: await pet('available') }),
+            await place({ petId: await pet('available') }),
+          ];
+          if (name === 'deliver') for (const { body } of [one, two]) await step(body.id, 'approve');
+          const key = `${name}-${kind.name}-${Date.now()}`;
+          const first = await send('post', `/v1/store/orders/${one.body.id}/${name}`, undefined, key);
+          const other = await send('post', `/v1/store/orders/${two.body.id}/${name}`, undefined, key);
+          expect(first.status).toBe(200);
+          expect([other.status, other.headers['idempotent-replayed'], other.body]).toEqual([
+            422,
+            undefined,
+            errorBody(
+              422,
+              'idempotency_key_reused',
+              'this Idempotency-Key was used with a different request; use a new key for a new request',
+            ),
+          ]);
+          const status = (id: number) => get(`/v1/store/orders/${id}`).then((answer) => answer.body.status);
+          expect([await status(one.body.id), await status(two.body.id)]).toEqual([
+            name === 'approve' ? 'approved' : 'delivered',
+            name === 'approve' ? 'placed' : 'approved',
+          ]);
+        },
+      );
+
       it.each([
         [{}, 'petId is required'],
         [{ petId: '1' }, `petId must be ${ID_RULE}`],
