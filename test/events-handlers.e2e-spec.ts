@@ -46,6 +46,8 @@ class LaggardModule {
         const { name } = event.payload;
         if (name.startsWith('Gate before')) await gate();
         await db.write(insert, [event.id, name]);
+        // A value String() cannot print, thrown after the handler wrote.
+        if (name.startsWith('Unprintable')) throw Object.create(null);
         if (!name.startsWith('Gate after')) return;
         await gate();
         await db.write(insert, [event.id, `${name}, again`]).then(
@@ -158,6 +160,22 @@ for (const kind of DATABASE_KINDS) {
         expect(metrics).toContain('petstore_events_parked_total{subscriber="laggard.kennels-seen"} 1');
         expect(metrics).toContain('petstore_events_handler_failures_total{subscriber="laggard.kennels-seen"} 2');
         expect(metrics).toContain('petstore_transactions_abandoned_total{reason="idle"} 2');
+      });
+
+      it('records a throw String() cannot print: its write undone, each attempt counted, the event parked, the writes beside it served', async () => {
+        const failures = async () =>
+          /petstore_events_handler_failures_total\{subscriber="laggard.kennels-seen"\} (\d+)/.exec(
+            (await t!.http().get('/metrics')).text,
+          )?.[1] ?? '0';
+        const [failedBefore, parkedBefore] = [Number(await failures()), (await parked()).length];
+        expect((await open('Unprintable three')).status).toBe(201);
+        await createWhileItWaits();
+        await waitFor(async () => (await parked()).length === parkedBefore + 1, 'the event to be parked');
+        expect((await parked()).slice(parkedBefore)).toEqual([
+          { attempts: 2, error: 'a thrown value that cannot be printed ([object Object])' },
+        ]);
+        expect(Number(await failures())).toBe(failedBefore + 2);
+        expect((await seen()).filter((name) => String(name).startsWith('Unprintable'))).toEqual([]);
       });
 
       it('stops at once with a handler that never settles, its attempt counted as none', async () => {

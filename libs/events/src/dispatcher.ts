@@ -19,6 +19,7 @@ import { decodePayload } from './event-payload';
 import { EventsSettings } from './events.settings';
 import { Outbox } from './outbox';
 import { NO_HORIZON, type StoredEvent } from './outbox-statements';
+import { messageOf } from './error-message';
 
 /**
  * Events handled in one transaction while none fails; after a failure, one at a time until the failing one is known.
@@ -268,7 +269,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         if (waited && transaction.isOpen) commit();
       } catch (error) {
         clearImmediate(check);
-        await transaction.abandon(messageOf(error));
+        await transaction.abandon(failureOf(error));
         await Promise.allSettled(commits);
         const cause = transaction.failure ?? error;
         if (cause instanceof Stopping) return { kind: 'stopped', handled: handled() };
@@ -288,7 +289,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       if (transaction.isOpen) commit();
       await Promise.all(commits);
     } catch (error) {
-      await transaction.abandon(messageOf(error));
+      await transaction.abandon(failureOf(error));
       await Promise.allSettled(commits);
       if (error instanceof ClaimLost || transaction.failure instanceof ClaimLost) {
         return { kind: 'elsewhere', handled: handled() };
@@ -313,7 +314,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       await transaction.commit();
       return { kind: 'replayed', event: parked };
     } catch (error) {
-      await transaction.abandon(messageOf(error));
+      await transaction.abandon(failureOf(error));
       const cause = transaction.failure ?? error;
       if (cause instanceof Stopping) return { kind: 'stopped', handled: [] };
       if (cause instanceof ClaimLost) return { kind: 'elsewhere', handled: [] };
@@ -438,7 +439,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     const { subscriber } = subscription;
     const { event, error } = failure;
     const attempts = failure.attempts + 1;
-    const message = messageOf(error);
+    const message = failureOf(error);
     this.failures?.inc({ subscriber });
     const statements = this.outbox.statements;
     await this.db.transaction(async () => {
@@ -500,7 +501,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     event: StoredEvent,
     error: unknown,
   ): Promise<void> {
-    const message = messageOf(error);
+    const message = failureOf(error);
     this.failures?.inc({ subscriber: subscription.subscriber });
     await this.db.write(this.outbox.statements.replayFailed, [subscription.subscriber, event.id, message]);
     this.logger.error({
@@ -549,7 +550,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       const cutoff = now - this.settings.retentionHours * 3_600_000;
       await this.db.write(statements.prune, [cutoff, now - this.settings.orphanGraceHours * 3_600_000]);
     } catch (error) {
-      this.logger.warn({ msg: 'old events could not be removed; tried again in a minute', error: String(error) });
+      this.logger.warn({ msg: 'old events could not be removed; tried again in a minute', error: messageOf(error) });
     }
   }
 
@@ -587,8 +588,8 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
 export const RELAY = 'relay.nats';
 
 /** A failure as `events_parked` keeps it: its name and message, never its stack, within the column. */
-function messageOf(error: unknown): string {
-  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 1024);
+function failureOf(error: unknown): string {
+  return messageOf(error, { withName: true }).slice(0, 1024);
 }
 
 /** Where a subscription stands: the (transaction id, position) of the last event it handled, as decimal text. */
@@ -715,7 +716,7 @@ class SubscriptionLoop {
       if (isSerializationFailure(error)) return 1 + Math.random() * CLASH_PAUSE_MS;
       dispatcher.warn('events could not be read; looking again', {
         subscriber: subscription.subscriber,
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
       return dispatcher.pollMs;
     }

@@ -1,5 +1,6 @@
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+import { messageOf } from '../error-message';
 import type { StoredEvent } from '../outbox-statements';
 
 /** NATS JetStream as the relay uses it; this module, and the client with it, is loaded only when a relay is set. */
@@ -186,10 +187,6 @@ function covers(taken: string, wanted: string): boolean {
     if (token !== '*' && token !== want[index]) return false;
   }
   return have.length === want.length;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The event as other services read it: its payload as stored (an int64 as `{"$int64": "..."}`, exact). */

@@ -9,6 +9,7 @@ import type { Counter } from 'prom-client';
 import { SqlClient } from '@app/database';
 import { MetricsService } from '@app/platform';
 import { Dispatcher, RELAY } from '../dispatcher';
+import { messageOf } from '../error-message';
 import { EventsSettings } from '../events.settings';
 import { Outbox } from '../outbox';
 import type { StoredEvent } from '../outbox-statements';
@@ -115,7 +116,7 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
       } catch (error) {
         this.failures?.inc();
         backoffMs = Math.min(backoffMs === 0 ? FIRST_BACKOFF_MS : backoffMs * 2, MAX_BACKOFF_MS);
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = messageOf(error);
         this.logger.warn({ msg: 'events could not be relayed; trying again', error: reason, retryMs: backoffMs });
         this.backingOff = true;
         await this.sleep(backoffMs);
@@ -195,7 +196,7 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
           await this.db.write(this.outbox.statements.advanceTo, [RELAY, transactionId, position]);
         } catch (error) {
           this.unsaved = true;
-          const reason = error instanceof Error ? error.message : String(error);
+          const reason = messageOf(error);
           this.logger.warn({ msg: "the relay's progress could not be written; written with the next", error: reason });
           return;
         }
