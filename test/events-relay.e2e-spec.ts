@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { DiscardPolicy, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTS_USAGE, runEventsCommand } from '@app/events';
@@ -224,6 +224,120 @@ describe.skipIf(SKIP)(`the relay, healing${SKIP ? ` (skipped: ${SKIP})` : ''}`, 
     expect(messages.filter((message) => message.id === '00000000-0000-4000-8000-0000000bad00')).toEqual([
       expect.objectContaining({ name: 'tests.bad', aggregateId: '2', payload: { mended: true } }),
     ]);
+  });
+
+  it("parks what an operator's stream refuses for good (its max_msg_size, a subject it keeps one of), naming the refusal, and publishes the rest once each", async () => {
+    const server = await natsServer();
+    const manager = await managerOf(server);
+    const subject = `petstore-test.${randomBytes(4).toString('hex')}`;
+    await manager.streams.add({ name: 'SMALL', subjects: [`${subject}.>`], max_msg_size: 1024 });
+    const { app } = await relaying(server.url, { subject });
+    const rows = (sql: string) => queryDatabase(app.database.url, sql);
+    await rows(
+      'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id) VALUES ' +
+        `('00000000-0000-4000-8000-00000000b16e', 'tests.big', 1, '1', ${Date.now()}, '{"blob":"${'x'.repeat(2000)}"}', 0)`,
+    );
+    const ids = await create(app, 3);
+    await waitForMessages(manager, 'SMALL', ids);
+    await waitFor(async () => (await rows('SELECT * FROM events_parked')).length === 1, 'the big one to be parked');
+    expect(await rows('SELECT event_id, attempts, error FROM events_parked')).toEqual([
+      {
+        event_id: '00000000-0000-4000-8000-00000000b16e',
+        attempts: 1,
+        error: 'the stream SMALL refused it for good: message size exceeds maximum allowed (JetStream 10054)',
+      },
+    ]);
+    const messages = await messagesOf(manager, 'SMALL');
+    expect(messages.map((message) => message.aggregateId)).toEqual(ids);
+    await app.close();
+    apps.splice(0);
+
+    // A stream that keeps one message of each subject: the second event of a name is refused for good, parked.
+    const perSubject = `petstore-test.${randomBytes(4).toString('hex')}`;
+    await manager.streams.add({
+      name: 'ONE_EACH',
+      subjects: [`${perSubject}.>`],
+      max_msgs_per_subject: 1,
+      discard: DiscardPolicy.New,
+      discard_new_per_subject: true,
+    });
+    const second = await relaying(server.url, { subject: perSubject });
+    const [first, ...refused] = await create(second.app, 3);
+    await waitForMessages(manager, 'ONE_EACH', [first]);
+    await waitFor(
+      async () => (await queryDatabase(second.app.database.url, 'SELECT * FROM events_parked')).length === 2,
+      'the two after the first to be parked',
+    );
+    expect(
+      (
+        await queryDatabase(
+          second.app.database.url,
+          'SELECT aggregate_id, error FROM events_parked p JOIN events_outbox o ON o.id = p.event_id ORDER BY aggregate_id',
+        )
+      ).map((row) => [String(row.aggregate_id), row.error]),
+    ).toEqual(
+      refused.map((id) => [
+        id,
+        'the stream ONE_EACH refused it for good: maximum messages per subject exceeded (JetStream 10077)',
+      ]),
+    );
+  });
+
+  it.each([
+    [
+      'full',
+      { max_msgs: 2, discard: DiscardPolicy.New },
+      'the stream OPERATORS is full (maximum messages exceeded, discard new)',
+    ],
+    ['no_ack', { no_ack: true }, 'the stream OPERATORS acknowledges nothing (no_ack)'],
+  ] as const)(
+    'reports a %s stream as a state, counted, parks nothing, and publishes everything once it is mended',
+    async (state, config, says) => {
+      const server = await natsServer();
+      const manager = await managerOf(server);
+      const subject = `petstore-test.${randomBytes(4).toString('hex')}`;
+      await manager.streams.add({ name: 'OPERATORS', subjects: [`${subject}.>`], ...config });
+      const { app, logged } = await relaying(server.url, { subject });
+      const ids = await create(app, 4);
+      const metric = async () =>
+        new RegExp(`petstore_events_relay_stream_refusing\\{state="${state}"\\} (\\d)`).exec(
+          (await app.http().get('/metrics')).text,
+        )?.[1];
+      await waitFor(async () => (await metric()) === '1', `the ${state} state in /metrics`);
+      expect(logged.filter((line) => line.includes('the stream takes no event until it is mended'))).toEqual([
+        expect.stringContaining(says),
+      ]);
+      expect(await queryDatabase(app.database.url, 'SELECT * FROM events_parked')).toEqual([]);
+
+      const { config: current } = await manager.streams.info('OPERATORS');
+      await manager.streams.update('OPERATORS', { ...current, max_msgs: -1, no_ack: false });
+      await waitForMessages(manager, 'OPERATORS', ids);
+      expect((await messagesOf(manager, 'OPERATORS')).map((message) => message.aggregateId).sort()).toEqual(
+        [...ids].sort(),
+      );
+      await waitFor(async () => (await metric()) === '0', 'the state to clear');
+      expect(logged.some((line) => line.includes('the stream takes events again'))).toBe(true);
+    },
+  );
+
+  it('reports a sealed stream as a state, counted, and parks nothing', async () => {
+    const server = await natsServer();
+    const manager = await managerOf(server);
+    const subject = `petstore-test.${randomBytes(4).toString('hex')}`;
+    await manager.streams.add({ name: 'SEALED', subjects: [`${subject}.>`] });
+    const { config } = await manager.streams.info('SEALED');
+    await manager.streams.update('SEALED', { ...config, sealed: true });
+    const { app, logged } = await relaying(server.url, { subject });
+    await create(app, 2);
+    await waitFor(
+      async () =>
+        (await app.http().get('/metrics')).text.includes('petstore_events_relay_stream_refusing{state="sealed"} 1'),
+      'the sealed state in /metrics',
+    );
+    expect(logged.filter((line) => line.includes('the stream takes no event until it is mended'))).toEqual([
+      expect.stringContaining('the stream SEALED is sealed: it takes no message'),
+    ]);
+    expect(await queryDatabase(app.database.url, 'SELECT * FROM events_parked')).toEqual([]);
   });
 
   it('holds its backoff while commits keep coming and nothing answers: a failed attempt a doubling wait apart', async () => {

@@ -1,4 +1,4 @@
-import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { JetStreamApiError, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { messageOf } from '../error-message';
 import type { StoredEvent } from '../outbox-statements';
@@ -20,6 +20,27 @@ export interface Unpublishable {
   event: StoredEvent;
   reason: string;
 }
+
+/**
+ * The stream takes no event at all until an operator acts: it is full (its `max_msgs` or `max_bytes` reached with
+ * `discard: new`), sealed, or acknowledges nothing (`no_ack`, so the relay cannot know what it kept). The relay tries
+ * again with its backoff, and reports the state (a log line naming it and the metric
+ * `<service>_events_relay_stream_refusing{state}`), parking nothing: every event is published once the stream is
+ * mended.
+ */
+export class StreamRefusing extends Error {
+  constructor(
+    readonly state: 'full' | 'sealed' | 'no_ack',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StreamRefusing';
+  }
+}
+
+/** JetStream's codes for a refused publish (nats-server's errors.json). */
+const SEALED = 10109;
+const STORE_FAILED = 10077;
 
 /** A stream the relay can use was found, or made: told once per connection. */
 export type StreamFound = { stream: string; made: boolean; duplicateWindowMs: number };
@@ -73,6 +94,8 @@ export function natsBroker(url: string, subject: string, found: (stream: StreamF
   const all = `${subject}.>`;
   let connection: Promise<NatsConnection> | undefined;
   let checked = false;
+  /** The stream found keeping the subjects, named in what a refusal says. */
+  let holding = stream;
   const connected = async () => {
     const open = await connection?.catch(() => undefined);
     if (open && !open.isClosed()) return open;
@@ -97,6 +120,13 @@ export function natsBroker(url: string, subject: string, found: (stream: StreamF
             `give it ${all}, or remove it and the relay makes ${stream}`,
         );
       }
+      if (config.no_ack) {
+        throw new StreamRefusing(
+          'no_ack',
+          `the stream ${holder} acknowledges nothing (no_ack), so the relay cannot know what it kept: turn no_ack off`,
+        );
+      }
+      holding = holder;
       found({ stream: holder, made: false, duplicateWindowMs: Number(config.duplicate_window ?? 0) / 1e6 });
       return;
     }
@@ -109,6 +139,7 @@ export function natsBroker(url: string, subject: string, found: (stream: StreamF
         { cause: error },
       );
     }
+    holding = stream;
     found({ stream, made: true, duplicateWindowMs: DUPLICATE_WINDOW_NS / 1e6 });
   };
   return {
@@ -141,12 +172,9 @@ export function natsBroker(url: string, subject: string, found: (stream: StreamF
         });
         sent.push(
           published.catch((error: unknown) => {
-            // The client refuses a message larger than the server takes before sending it: none ever would be.
-            if (!(error instanceof Error && /max_payload/.test(error.message))) throw error;
-            unpublishable.push({
-              event,
-              reason: `the message (${Buffer.byteLength(body)} bytes and its headers) is over the NATS server's max_payload of ${maxPayload} bytes`,
-            });
+            const reason = refusalOf(error, holding, () => Buffer.byteLength(body), maxPayload);
+            if (reason === undefined) throw error;
+            unpublishable.push({ event, reason });
           }),
         );
       }
@@ -165,6 +193,41 @@ export function natsBroker(url: string, subject: string, found: (stream: StreamF
       await nc?.close();
     },
   };
+}
+
+/**
+ * Why no attempt can ever publish this message, if that is what `error` says: the client refused it as larger than
+ * the server's `max_payload` (before sending it), or the stream refused this message for good (JetStream answers 400
+ * for the message itself: over its `max_msg_size`, headers too large; or its subject holds all the stream keeps of one
+ * with `discard_new_per_subject`). A stream that refuses every message (full, sealed) is a StreamRefusing; anything
+ * else (a timeout, a connection lost) is tried again as it is.
+ */
+function refusalOf(error: unknown, stream: string, bytes: () => number, maxPayload: number): string | undefined {
+  if (error instanceof JetStreamApiError) {
+    if (error.code === SEALED) {
+      throw new StreamRefusing(
+        'sealed',
+        `the stream ${stream} is sealed: it takes no message; unseal it or give the relay another`,
+      );
+    }
+    if (error.code === STORE_FAILED && /per subject/.test(error.message)) {
+      return `the stream ${stream} refused it for good: ${error.message} (JetStream ${error.code})`;
+    }
+    if (error.code === STORE_FAILED) {
+      throw new StreamRefusing(
+        'full',
+        `the stream ${stream} is full (${error.message}, discard new): raise its limits or let it discard old messages`,
+      );
+    }
+    if (error.status === 400)
+      return `the stream ${stream} refused it for good: ${error.message} (JetStream ${error.code})`;
+    return undefined;
+  }
+  // The client refuses a message larger than the server takes before sending it: none ever would be.
+  if (error instanceof Error && /max_payload/.test(error.message)) {
+    return `the message (${bytes()} bytes and its headers) is over the NATS server's max_payload of ${maxPayload} bytes`;
+  }
+  return undefined;
 }
 
 /** The stream that keeps `subjects`, if one does (JetStream answers none when no stream, or more than one, does). */

@@ -13,7 +13,7 @@ import { messageOf } from '../error-message';
 import { EventsSettings } from '../events.settings';
 import { Outbox } from '../outbox';
 import type { StoredEvent } from '../outbox-statements';
-import type { Broker, StreamFound } from './broker';
+import { StreamRefusing, type Broker, type StreamFound } from './broker';
 
 /** Events published in one look: sent together, their acknowledgements awaited together. */
 const BATCH = 100;
@@ -47,6 +47,8 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   /** The stream last found keeping the subjects. */
   private stream?: string;
   private readonly failures?: Counter;
+  /** What keeps the stream from taking any event now (full, sealed, no_ack), while it lasts. */
+  private refusing?: StreamRefusing;
   /** The last event the stream acknowledged: where the next look starts (read from the database at first). */
   private sent?: [transactionId: string, position: string];
   /** The write of the progress under way, if any, and whether a newer one waits for it. */
@@ -64,6 +66,15 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     this.failures = metrics?.counter(
       'events_relay_failures_total',
       'Looks of the relay that failed to publish (NATS or the database unavailable); each is tried again.',
+    );
+    metrics?.gauge(
+      'events_relay_stream_refusing',
+      "1 while the relay's stream takes no event (full, sealed, or no_ack) until an operator mends it; each state 0 otherwise.",
+      ['state'],
+      (gauge) => {
+        for (const state of ['full', 'sealed', 'no_ack'] as const)
+          gauge.set({ state }, this.refusing?.state === state ? 1 : 0);
+      },
     );
   }
 
@@ -113,10 +124,19 @@ export class NatsRelay implements OnApplicationBootstrap, BeforeApplicationShutd
       try {
         published = await this.relayOnce();
         backoffMs = 0;
+        if (this.refusing && published > 0) {
+          this.logger.log({ msg: 'the stream takes events again', was: this.refusing.state });
+          this.refusing = undefined;
+        }
       } catch (error) {
         this.failures?.inc();
         backoffMs = Math.min(backoffMs === 0 ? FIRST_BACKOFF_MS : backoffMs * 2, MAX_BACKOFF_MS);
         const reason = messageOf(error);
+        if (error instanceof StreamRefusing && this.refusing?.state !== error.state) {
+          // Once a state: the attempts after it are the warnings below.
+          this.logger.error({ msg: 'the stream takes no event until it is mended; nothing is parked', error: reason });
+        }
+        this.refusing = error instanceof StreamRefusing ? error : undefined;
         this.logger.warn({ msg: 'events could not be relayed; trying again', error: reason, retryMs: backoffMs });
         this.backingOff = true;
         await this.sleep(backoffMs);
