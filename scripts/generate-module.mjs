@@ -33,10 +33,10 @@
  * (test/slow/generator.e2e-spec.ts proves it).
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { SAMPLE_FIELDS, parseFields, perFieldFiles, writeEach, writeFields } from './module-fields.mjs';
+import { SAMPLE_FIELDS, SQL_KEYWORDS, parseFields, perFieldFiles, writeEach, writeFields } from './module-fields.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** TypeScript's parser, loaded when a source is first parsed: an option refused before that exits without its 0.3 s. */
@@ -246,6 +246,30 @@ const plural = names(name);
 const one = names(entity);
 for (const word of [plural.camel, one.camel]) {
   if (RESERVED.has(word)) fail(`"${word}" is a reserved word in TypeScript: choose another name or --entity`);
+}
+refuseTableTaken(plural.snake);
+
+/**
+ * Refuses a table name that is a keyword of SQL or that the service has already: a module's entity under libs/
+ * (`@Entity({ name })`), a table a migration made, or TypeORM's own `migrations`. The service would exit at start
+ * ("table ... already exists").
+ */
+function refuseTableTaken(table) {
+  if (SQL_KEYWORDS.has(table)) {
+    fail(`${name} would have the table ${table}, a keyword of SQL (PostgreSQL or SQLite): choose another name`);
+  }
+  const owners = new Map([['migrations', 'where TypeORM records the migrations run']]);
+  for (const library of readdirSync(join(ROOT, 'libs'))) {
+    const src = join(ROOT, 'libs', library, 'src');
+    if (!existsSync(src)) continue;
+    for (const { text } of sources(src)) {
+      for (const [, entity, created] of text.matchAll(/@Entity\(\{\s*name:\s*'(\w+)'|CREATE TABLE "(\w+)"/g)) {
+        owners.set(entity ?? created, `which libs/${library} has already`);
+      }
+    }
+  }
+  const owner = owners.get(table);
+  if (owner) fail(`${name} would have the table ${table}, ${owner}: choose another name`);
 }
 
 /**
@@ -613,6 +637,15 @@ function refuseNamesTaken() {
 refuseNamesTaken();
 
 const target = join(ROOT, 'libs', name);
+// Whatever fails from here on (a refusal found while writing, a crash, Prettier) leaves the tree as it was: the new
+// module's folder removed, the composition as it stood.
+const compositionBefore = readFileSync(COMPOSITION, 'utf8');
+process.on('exit', (code) => {
+  if (code === 0) return;
+  rmSync(target, { recursive: true, force: true });
+  writeFileSync(COMPOSITION, compositionBefore);
+  console.error(`generate:module: nothing was written (libs/${name} removed, ${relative(ROOT, COMPOSITION)} restored)`);
+});
 const written = [];
 const copy = (folder) => {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {

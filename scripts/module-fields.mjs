@@ -41,6 +41,44 @@ const INT32_MAX = 2147483647;
 /** What an int64 must be, as @app/validation's INT64_RULE says it. */
 const INT64_RULE = 'an integer from -9223372036854775808 to 9223372036854775807';
 const VALUE = /^[a-z][a-z0-9-]*$/;
+/** A bound as the generator takes it: decimal digits, perhaps negative (no hex, no exponent, never empty). */
+const BOUND = /^-?\d+$/;
+
+/**
+ * Words that cannot name a column as the generated SQL writes it (unquoted): PostgreSQL's reserved keywords (those
+ * that are no column name, as `user` and `current_user`, which PostgreSQL reads as the role's name), and SQLite's
+ * keywords. A field or a table named one is refused.
+ */
+export const SQL_KEYWORDS = new Set(
+  // PostgreSQL: reserved, and reserved but for functions and types (its documentation's appendix C).
+  (
+    'all analyse analyze and any array as asc asymmetric authorization binary both case cast check collate ' +
+    'collation column concurrently constraint create cross current_catalog current_date current_role ' +
+    'current_schema current_time current_timestamp current_user default deferrable desc distinct do else end ' +
+    'except false fetch for foreign freeze from full grant group having ilike in initially inner intersect into is ' +
+    'isnull join lateral leading left like limit localtime localtimestamp natural not notnull null offset on only or ' +
+    'order outer overlaps placing primary references returning right select session_user similar some symmetric ' +
+    'system_user table tablesample then to trailing true union unique user using variadic verbose when where ' +
+    'window with ' +
+    // SQLite's keywords (sqlite.org/lang_keywords.html).
+    'abort action add after alter always attach autoincrement before begin between by cascade collate commit ' +
+    'conflict current database deferred delete detach drop each escape exclude exclusive exists explain fail filter ' +
+    'first following generated glob groups if ignore immediate index indexed insert instead key last match ' +
+    'materialized no nothing nulls of others over partition plan pragma preceding query raise range recursive regexp ' +
+    'reindex release rename replace restrict rollback row rows savepoint set temp temporary ties transaction trigger ' +
+    'unbounded update vacuum values view virtual without'
+  ).split(' '),
+);
+
+/** Names a field cannot have in the generated classes: JavaScript's own members of every object, and TypeScript's words. */
+const JAVASCRIPT_NAMES = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  ...(
+    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+    'function if import in instanceof let new null package private protected public return static super switch this ' +
+    'throw true try typeof var void while with yield await implements interface prototype'
+  ).split(' '),
+]);
 
 function words(camel) {
   return camel
@@ -96,6 +134,28 @@ export function parseFields(spec, refuse) {
     if (name === 'id')
       refuse("--fields: id is the entity's own, an int64 the database assigns: name the field otherwise");
     if (fields.some((field) => field.name === name)) refuse(`--fields: ${name} is given twice`);
+    if (JAVASCRIPT_NAMES.has(name)) {
+      refuse(
+        `--fields: ${name} is JavaScript's own (every object has it, or the language reserves it): name the field otherwise`,
+      );
+    }
+    const column = words(name).join('_');
+    if (SQL_KEYWORDS.has(column)) {
+      refuse(
+        `--fields: ${name} would be the column ${column}, a keyword of SQL (PostgreSQL or SQLite): name the field otherwise`,
+      );
+    }
+    const twin = fields.find((field) => words(field.name).join('_') === column);
+    if (twin)
+      refuse(`--fields: ${twin.name} and ${name} would both be the column ${column}: keep one, or name it otherwise`);
+    const bounds = argument?.split('..');
+    if (
+      (kind === 'string' || kind === 'int') &&
+      bounds &&
+      (bounds.length !== 2 || !bounds.every((bound) => BOUND.test(bound)))
+    ) {
+      refuse(`--fields: ${name}:${kind}(${argument}) needs two decimal bounds min..max, such as ${kind}(1..80)`);
+    }
     if (optional && defaultValue !== undefined) {
       refuse(`--fields: ${name} is optional (?) and has a default (=): a field with a default is never absent`);
     }

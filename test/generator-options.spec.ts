@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -7,6 +8,12 @@ const generate = (...args: string[]) => {
   const { status, stdout, stderr } = spawnSync(process.execPath, [GENERATOR, ...args], { encoding: 'utf8' });
   return { status, stdout, stderr };
 };
+
+/** What a generation would change: the modules under libs/ and the composition. */
+const tree = () => ({
+  libs: readdirSync(resolve(__dirname, '../libs')).sort(),
+  composition: readFileSync(resolve(__dirname, '../apps/petstore/src/composition.ts'), 'utf8'),
+});
 
 /**
  * The generator's options as a newcomer meets them: `--help` lists each with an example, and what it refuses says
@@ -116,7 +123,38 @@ describe('npm run generate:module, its options', () => {
       ['gadgets', '--bare', '--no-delete'],
       '--bare has no PATCH or DELETE to leave out: give --bare alone, or --no-update / --no-delete without it',
     ],
+    ...['user', 'currentUser', 'order', 'group', 'select', 'limit', 'currentDate'].map((field) => [
+      ['tickets', '--fields', `${field}:string`],
+      `--fields: ${field} would be the column ${field.replace(/([A-Z])/g, '_$1').toLowerCase()}, a keyword of SQL ` +
+        '(PostgreSQL or SQLite): name the field otherwise',
+    ]),
+    ...['constructor', 'toString', 'hasOwnProperty', 'class'].map((field) => [
+      ['tickets', '--fields', `${field}:string`],
+      `--fields: ${field} is JavaScript's own (every object has it, or the language reserves it): name the field otherwise`,
+    ]),
+    [
+      ['tickets', '--fields', 'userId:int64 userID:int64'],
+      '--fields: userId and userID would both be the column user_id: keep one, or name it otherwise',
+    ],
+    ...['int(..5)', 'int(0x1..5)', 'int(1..1e3)', 'int(1..2..3)', 'string(1..)', 'string(1.5..9)'].map((kind) => [
+      ['tickets', '--fields', `n:${kind}`],
+      `--fields: n:${kind} needs two decimal bounds min..max, such as ${kind.split('(')[0]}(1..80)`,
+    ]),
+    ...[
+      ['store-orders', 'store_orders', 'which libs/store has already'],
+      ['store-inventory-pets', 'store_inventory_pets', 'which libs/store has already'],
+      ['events-subscriptions', 'events_subscriptions', 'which libs/events has already'],
+      ['auth-api-keys', 'auth_api_keys', 'which libs/auth has already'],
+      ['idempotency-keys', 'idempotency_keys', 'which libs/idempotency has already'],
+      ['migrations', 'migrations', 'where TypeORM records the migrations run'],
+      ['groups', 'groups', 'a keyword of SQL (PostgreSQL or SQLite)'],
+    ].map(([module, table, owner]) => [
+      [module],
+      `${module} would have the table ${table}, ${owner}: choose another name`,
+    ]),
   ])('refuses %j, saying why and what is allowed, and writes nothing', (args, message) => {
+    const before = tree();
     expect(generate(...args)).toEqual({ status: 1, stdout: '', stderr: `generate:module: ${message}\n` });
+    expect(tree()).toEqual(before);
   });
 });

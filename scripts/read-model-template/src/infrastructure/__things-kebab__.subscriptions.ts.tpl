@@ -9,8 +9,10 @@ import { __Things__Service } from '../application/__things-kebab__.service';
  * The read model's subscriptions: each handler runs after the publisher's commit, in a transaction with the
  * subscription's progress, so each event counts once; two subscriptions see their events in no common order
  * (docs/extending.md, "Reacting to another module", "A read model, generated"). Each counts its event under its
- * name: count by what the event says instead (`({ payload }) => __things__.count(payload.status)`), or keep a table
- * of your own. The subscribers' names keep their progress: never rename them once deployed.
+ * name: count by what the event says instead, with a key for a field the event may leave out
+ * (`({ payload }) => __things__.count(payload.status ?? 'none')`: a pet created without a status has none, and a
+ * handler that throws on it parks that event), or keep a table of your own. The subscribers' names keep their
+ * progress: never rename them once deployed.
  */
 @Injectable()
 export class __Things__Subscriptions {
