@@ -326,7 +326,7 @@ describe.skipIf(SKIP)(`the relay, healing${SKIP ? ` (skipped: ${SKIP})` : ''}`, 
     const subject = `petstore-test.${randomBytes(4).toString('hex')}`;
     await manager.streams.add({ name: 'SEALED', subjects: [`${subject}.>`] });
     const { config } = await manager.streams.info('SEALED');
-    await manager.streams.update('SEALED', { ...config, sealed: true });
+    await manager.streams.update('SEALED', { ...config, sealed: true } as typeof config);
     const { app, logged } = await relaying(server.url, { subject });
     await create(app, 2);
     await waitFor(

@@ -85,7 +85,8 @@ describe('a flood of idle connections (MAX_CONNECTIONS)', () => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await startTestApp({ env: { MAX_CONNECTIONS: '50' } });
+    // Every connection comes from one address here: its share is the whole (test/connection-share.e2e-spec.ts).
+    t = await startTestApp({ env: { MAX_CONNECTIONS: '50', MAX_CONNECTIONS_PER_ADDRESS: '50' } });
     port = (t.app.getHttpServer().address() as { port: number }).port;
   });
   afterAll(() => t?.close());
@@ -119,7 +120,7 @@ describe('a flood of stalled connections (MAX_CONNECTIONS=20)', () => {
   /** Connections the server accepted or refused at the door since the test began. */
   let arrived = 0;
   beforeAll(async () => {
-    t = await startTestApp({ env: { MAX_CONNECTIONS: String(BOUND) } });
+    t = await startTestApp({ env: { MAX_CONNECTIONS: String(BOUND), MAX_CONNECTIONS_PER_ADDRESS: String(BOUND) } });
     port = (t.app.getHttpServer().address() as { port: number }).port;
     const server = t.app.getHttpServer() as Server;
     server.on('connection', () => arrived++);

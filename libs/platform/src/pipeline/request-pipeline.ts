@@ -14,6 +14,7 @@ import { serveOnlyDocsAssets } from '../openapi/openapi';
 import { Authenticator } from '../ports/authenticator';
 import { CallerLimit } from '../ports/caller-limit';
 import { optionalProvider } from '../ports/optional-provider';
+import { Readiness } from '../ports/readiness';
 import { RequestTracing } from '../ports/request-tracing';
 import { SharedContract } from '../ports/shared-contract';
 import { authenticate } from './authenticate';
@@ -41,7 +42,7 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   // 1. The connection, before any request is read: the bounds on the API's port and on the monitors' (MANAGEMENT_PORT),
   //    which a client can reach as well (edge/connection-limits/).
   const servers = [app.getHttpServer() as Server, edge.management?.server].filter((server) => server !== undefined);
-  edge.connections.guard(servers, app.get(MetricsService), logger);
+  edge.connections.guard(servers, app.get(MetricsService), logger, config.trustProxy, app.get(Readiness));
 
   // 2. The request line and headers have arrived, nothing of the body yet. With tracing on, its span starts first.
   const tracing = optionalProvider(app, RequestTracing);

@@ -14,13 +14,18 @@ describe('ConnectionLimits', () => {
     expect(ConnectionLimits.of(new Settings({})).maxConnections).toBe(
       limit === undefined ? 1_000 : Math.min(10_000, limit - 64),
     );
-    expect({ ...of({}, 1024) }).toEqual({ maxConnections: 960 });
-    expect({ ...of({}, 1_048_576) }).toEqual({ maxConnections: 10_000 });
-    expect({ ...of({}, undefined) }).toEqual({ maxConnections: 1_000 });
+    expect({ ...of({}, 1024) }).toEqual({ maxConnections: 960, maxPerAddress: 240 });
+    expect({ ...of({}, 1_048_576) }).toEqual({ maxConnections: 10_000, maxPerAddress: 2_500 });
+    expect({ ...of({}, undefined) }).toEqual({ maxConnections: 1_000, maxPerAddress: 250 });
   });
 
-  it('reads MAX_CONNECTIONS', () => {
-    expect({ ...of({ MAX_CONNECTIONS: '500' }, 1024) }).toEqual({ maxConnections: 500 });
+  it('reads MAX_CONNECTIONS, and MAX_CONNECTIONS_PER_ADDRESS (a quarter of it unless set)', () => {
+    expect({ ...of({ MAX_CONNECTIONS: '500' }, 1024) }).toEqual({ maxConnections: 500, maxPerAddress: 125 });
+    expect({ ...of({ MAX_CONNECTIONS: '17' }, 1024) }).toEqual({ maxConnections: 17, maxPerAddress: 5 });
+    expect({ ...of({ MAX_CONNECTIONS: '500', MAX_CONNECTIONS_PER_ADDRESS: '500' }, 1024) }).toEqual({
+      maxConnections: 500,
+      maxPerAddress: 500,
+    });
   });
 
   it('says how far the open-file limit allows', () => {
@@ -35,5 +40,12 @@ describe('ConnectionLimits', () => {
   it.each([[{ MAX_CONNECTIONS: '8' }], [{ MAX_CONNECTIONS: 'lots' }], [{ MAX_CONNECTIONS: '99999999' }]])(
     'refuses %j, naming MAX_CONNECTIONS',
     (env) => expectRefusalNaming(() => of(env, 1024), 'MAX_CONNECTIONS'),
+  );
+
+  it.each([['0'], ['501'], ['some']])('refuses MAX_CONNECTIONS_PER_ADDRESS=%s, naming it', (value) =>
+    expectRefusalNaming(
+      () => of({ MAX_CONNECTIONS: '500', MAX_CONNECTIONS_PER_ADDRESS: value }, 1024),
+      'MAX_CONNECTIONS_PER_ADDRESS',
+    ),
   );
 });

@@ -1,7 +1,10 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { ConfigError } from '../../config/config.error';
+import type { AppConfig } from '../../config/app-config';
 import type { Settings } from '../../config/settings';
+import type { Readiness } from '../../ports/readiness';
+import { limitPerAddress } from './address-share';
 import { RefusalLog } from '../../logging/refusal-log';
 import type { MetricsService } from '../../metrics/metrics.service';
 import { openFileLimit } from './open-file-limit';
@@ -20,23 +23,43 @@ export class ConnectionLimits {
   private constructor(
     /** Open connections at most, on each port. */
     readonly maxConnections: number,
+    /** Open connections at most from one address (a proxy TRUST_PROXY trusts aside), on each port. */
+    readonly maxPerAddress: number,
   ) {}
 
-  /** Reads MAX_CONNECTIONS, checked against this process's open-file limit; throws a ConfigError naming it. */
+  /**
+   * Reads MAX_CONNECTIONS, checked against this process's open-file limit, and MAX_CONNECTIONS_PER_ADDRESS (a quarter
+   * of it by default); throws a ConfigError naming the one that is wrong.
+   */
   static of(settings: Settings, fileLimit: () => number | undefined = openFileLimit): ConnectionLimits {
-    return new ConnectionLimits(maxConnections(settings, fileLimit()));
+    const max = maxConnections(settings, fileLimit());
+    return new ConnectionLimits(max, settings.integer('MAX_CONNECTIONS_PER_ADDRESS', Math.ceil(max / 4), 1, max));
   }
 
-  /** Installs the bounds on each of `servers` (the API's port, and the monitors' when there is one). */
-  guard(servers: readonly Server[], metrics: MetricsService, logger: Logger): void {
+  /**
+   * Installs the bounds on each of `servers` (the API's port first, and the monitors' when there is one); readiness
+   * says not ready while the API's port is full of connections none of which can be shed.
+   */
+  guard(
+    servers: readonly Server[],
+    metrics: MetricsService,
+    logger: Logger,
+    trustProxy: AppConfig['trustProxy'],
+    readiness: Readiness,
+  ): void {
     const closed = metrics.counter(
       'connections_closed_total',
-      'Connections closed by the connection bounds: pipelining (too many requests waiting on one), shed (idle or stalled past 90 % of MAX_CONNECTIONS), limit (refused at MAX_CONNECTIONS).',
+      'Connections closed by the connection bounds: pipelining (too many requests waiting on one), shed (idle or stalled past 90 % of MAX_CONNECTIONS), limit (refused at MAX_CONNECTIONS), address (one address past MAX_CONNECTIONS_PER_ADDRESS).',
       ['reason'],
     );
     const refusals = RefusalLog.of(logger);
-    for (const server of servers) {
-      limitConnections(server, this.maxConnections, (reason) => closed.inc({ reason }));
+    for (const [index, server] of servers.entries()) {
+      const limit = limitConnections(server, this.maxConnections, (reason) => closed.inc({ reason }));
+      if (index === 0)
+        readiness.add(() =>
+          limit.isFull() ? `the API's port is at MAX_CONNECTIONS (${this.maxConnections} open, none idle)` : undefined,
+        );
+      limitPerAddress(server, this.maxPerAddress, trustProxy, () => closed.inc({ reason: 'address' }));
       // One line (bounded with the refusals') for each connection closed for the requests waiting on it.
       limitPipelining(server, () => {
         closed.inc({ reason: 'pipelining' });

@@ -24,7 +24,7 @@ export function limitConnections(
   server: Server,
   max: number,
   onClosed: (reason: 'shed' | 'limit') => void = () => undefined,
-): void {
+): { isFull(): boolean } {
   server.maxConnections = max;
   const shedAbove = Math.floor(max * 0.9);
   const open = OpenConnections.of(server);
@@ -44,6 +44,13 @@ export function limitConnections(
     onClosed('limit');
     shed();
   });
+  // Full: at `max` once whatever can be shed was, so a new connection would be closed at once.
+  return {
+    isFull() {
+      if (open.size > shedAbove) shed();
+      return open.size >= max;
+    },
+  };
 }
 
 /** Closes idle and stalled connections until `keep` are left, or none can be closed: how many it closed. */
