@@ -472,7 +472,18 @@ for (const kind of DATABASE_KINDS) {
           stdout: '',
           stderr: 'No subscription is named gone.module-seen (npm run events -- subscriptions lists them).\n',
         });
-        await events('forget', 'recent.module-seen');
+        expect(await events('forget', 'recent.module-seen')).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: expect.stringMatching(
+            /^recent\.module-seen was seen by a running instance \d+ s ago: it would make its row again where it stands\. Stop the instances that have it \(or start them without its module\) first, or give --force\.\n$/,
+          ),
+        });
+        expect(await events('forget', 'recent.module-seen', '--force')).toEqual({
+          status: 0,
+          stdout: 'Forgot recent.module-seen: its progress and 0 parked events.\n',
+          stderr: '',
+        });
       });
     },
   );
@@ -669,7 +680,7 @@ describe('npm run events refusals that need no database', () => {
     [['replay'], 'replay takes an event id (and --subscriber)'],
     [['parked', 'extra'], 'parked takes only --json'],
     [['subscriptions', '--subscriber', 'a'], 'subscriptions takes only --json'],
-    [['forget'], 'forget takes a subscriber'],
+    [['forget'], 'forget takes a subscriber (and --force)'],
     [['frob'], 'unknown command "frob"'],
     [[], 'a command is needed'],
   ])('%j: usage and exit status 2', async (args, message) => {

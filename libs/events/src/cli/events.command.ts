@@ -3,6 +3,9 @@ import { EXIT, runDatabaseCommand, type SqlClient } from '@app/database';
 import { textTable, type CommandOutput, type Environment, type Part } from '@app/platform';
 import { outboxStatements, type StoredEvent } from '../outbox-statements';
 
+/** A subscription seen this recently is a running instance's: every instance marks its own once a minute. */
+const RUNNING_WITHIN_MS = 2 * 60_000;
+
 export const EVENTS_USAGE = `Usage: npm run events -- <command>
 
 Commands:
@@ -12,9 +15,10 @@ Commands:
                                           (EVENTS_POLL_MS), logs "parked event replayed", and it leaves the list.
   subscriptions [--json]                  List every subscription's progress, and when an instance that has it last
                                           said so (a module removed from the code leaves its row behind).
-  forget <subscriber>                     Remove a subscription's progress and its parked events, once its module is
-                                          gone for good: the prune no longer waits for it. An instance that still has
-                                          the subscription makes its row again where it stands.
+  forget <subscriber> [--force]           Remove a subscription's progress and its parked events, once its module is
+                                          gone for good: the prune no longer waits for it. One a running instance
+                                          still has (seen in the last ${RUNNING_WITHIN_MS / 60_000} minutes) is kept unless --force: that
+                                          instance would make its row again where it stands.
 
 The database is the one DATABASE_URL names (the environment, or .env), as for the service.`;
 
@@ -22,7 +26,7 @@ type Command =
   | { command: 'parked'; json: boolean }
   | { command: 'subscriptions'; json: boolean }
   | { command: 'replay'; eventId: string; subscriber: string }
-  | { command: 'forget'; subscriber: string };
+  | { command: 'forget'; subscriber: string; force: boolean };
 
 interface SubscriptionRow {
   subscriber: string;
@@ -64,7 +68,19 @@ async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<
     return EXIT.ok;
   }
   if (parsed.command === 'forget') {
-    const { subscriber } = parsed;
+    const { subscriber, force } = parsed;
+    const seen = (await sql.read<SubscriptionRow>(statements.subscriptions)).find(
+      (row) => row.subscriber === subscriber,
+    );
+    const agoMs = seen === undefined ? Infinity : Date.now() - Number(seen.seenAt);
+    if (!force && agoMs < RUNNING_WITHIN_MS) {
+      io.err(
+        `${subscriber} was seen by a running instance ${Math.max(0, Math.round(agoMs / 1000))} s ago: it would make ` +
+          'its row again where it stands. Stop the instances that have it (or start them without its module) first, ' +
+          'or give --force.',
+      );
+      return EXIT.failed;
+    }
     const parked = await sql.transaction(async () => {
       const forgotten = await sql.write(statements.forget, [subscriber]);
       return forgotten.changed === 0 ? undefined : (await sql.write(statements.forgetParked, [subscriber])).changed;
@@ -93,21 +109,27 @@ function parseCommand(argv: readonly string[]): Command | 'help' {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, subscriber: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      json: { type: 'boolean' },
+      subscriber: { type: 'string' },
+      force: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [command, ...rest] = positionals;
   if (values.help || command === 'help') return 'help';
   switch (command) {
     case 'parked':
     case 'subscriptions':
-      if (rest.length > 0 || values.subscriber !== undefined) throw new Error(`${command} takes only --json`);
+      if (rest.length > 0 || values.subscriber !== undefined || values.force !== undefined)
+        throw new Error(`${command} takes only --json`);
       return { command, json: values.json === true };
     case 'forget':
       if (rest.length !== 1 || values.json !== undefined || values.subscriber !== undefined)
-        throw new Error('forget takes a subscriber');
-      return { command, subscriber: rest[0] };
+        throw new Error('forget takes a subscriber (and --force)');
+      return { command, subscriber: rest[0], force: values.force === true };
     case 'replay':
-      if (rest.length !== 1 || values.json !== undefined)
+      if (rest.length !== 1 || values.json !== undefined || values.force !== undefined)
         throw new Error('replay takes an event id (and --subscriber)');
       return { command, eventId: rest[0], subscriber: values.subscriber ?? '' };
     case undefined:
