@@ -11,10 +11,12 @@ const { existsSync, readFileSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
 const SOURCE = { pathNot: ['\\.spec\\.ts$', '\\.e2e-spec\\.ts$', '^libs/[^/]+/test/'] };
-/** The framework-free entry point of the platform's errors, which domains may use. */
-const PLATFORM_ERRORS = '^libs/platform/src/errors/(index|app-error)\\.ts$';
-/** The platform's framework-free entry points: its errors, and the ports application layers may use (UnitOfWork). */
-const PLATFORM_PLAIN = '^libs/platform/src/(errors/(index|app-error)|ports/(index|unit-of-work|domain-events))\\.ts$';
+/** The framework-free entry points domains may use: the platform's errors, and its domain's building blocks. */
+const PLATFORM_ERRORS =
+  '^libs/platform/src/(errors/(index|app-error)|domain/(index|aggregate-root|page)|ports/domain-events)\\.ts$';
+/** The platform's framework-free entry points: those, and the ports application layers may use (UnitOfWork). */
+const PLATFORM_PLAIN =
+  '^libs/platform/src/(errors/(index|app-error)|domain/(index|aggregate-root|page)|ports/(index|unit-of-work|domain-events))\\.ts$';
 
 /**
  * The modules under `libs/` (of the tree being cruised), the modules each
@@ -86,7 +88,7 @@ module.exports = {
     {
       name: 'domain-is-plain-typescript',
       comment:
-        'A domain imports only its own domain and the platform errors: no framework, ORM, validation library or outer layer.',
+        'A domain imports only its own domain, the platform errors and its building blocks (AggregateRoot): no framework, ORM, validation library or outer layer.',
       severity: 'error',
       from: { path: '^libs/([^/]+)/src/domain/', ...SOURCE },
       to: { pathNot: ['^libs/$1/src/domain/', PLATFORM_ERRORS] },
@@ -131,12 +133,12 @@ module.exports = {
     {
       name: 'modules-meet-through-their-index',
       comment:
-        "Another module is reached only through its index.ts (and the platform's errors and ports entry points).",
+        "Another module is reached only through its index.ts (and the platform's domain, errors and ports entry points).",
       severity: 'error',
       from: { path: '^libs/([^/]+)/', ...SOURCE },
       to: {
         path: '^libs/',
-        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/(errors|ports|testing)/index\\.ts$'],
+        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/(domain|errors|ports|testing)/index\\.ts$'],
       },
     },
     {

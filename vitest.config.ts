@@ -17,7 +17,10 @@ export default defineConfig({
   resolve: {
     // The aliases of tsconfig.json, by pattern: a new module under libs/ needs no line here.
     alias: [
-      { find: /^@app\/platform\/(errors|ports|testing)$/, replacement: resolve(__dirname, 'libs/platform/src/$1') },
+      {
+        find: /^@app\/platform\/(domain|errors|ports|testing)$/,
+        replacement: resolve(__dirname, 'libs/platform/src/$1'),
+      },
       { find: /^@app\/([^/]+)$/, replacement: resolve(__dirname, 'libs/$1/src') },
       { find: /^@test\/(.+)$/, replacement: resolve(__dirname, 'test/$1') },
     ],

@@ -88,8 +88,8 @@ describe('the SQLite file changed under the running service', () => {
     expect(response.status).toBe(503);
     const warning = logged.find((line) => line.includes('database unavailable'));
     expect(warning).toContain('is gone (ENOENT)');
-    // The statement that failed: the commit of the create's batch (the pet and its event, decision 0030).
-    expect(warning).toContain('"query":"DELETE FROM temp.write_batch; COMMIT"');
+    // The statement that failed: the commit of the create's batch (the pet and its event, one unit of work).
+    expect(warning).toContain('"query":"COMMIT"');
     expect(logged.join('\n')).not.toContain('Secret-Rex-4711');
     expect(logged.join('\n')).not.toContain('4711');
   });
@@ -350,18 +350,20 @@ describe.skipIf(noTmpfs)(
      * One batch: plain inserts sent together with one too large for SQLite's page cache, which spills to the full disk
      * (SQLITE_FULL, and SQLite rolls the whole transaction back by itself), then transactions of two inserts each.
      * Every job is answered as what happened to it; the plain inserts that ran after the rollback committed on their
-     * own, and are answered "may have been applied". Writes that carry another (a pet and its event, decision 0030)
-     * sent among them are never in doubt: both kept, or neither, and answered so.
+     * own, and are answered "may have been applied". Units of two rows (a pet and its event, as a unit of work commits
+     * them) sent among them are never in doubt: both kept, or neither, and answered so.
      */
     it('answers each job of the batch as what happened to it: nothing answered a success missing, nothing refused stored', async () => {
       const sql = db!.sql;
       const insert = sql.dialect.statement('INSERT INTO bulk (name, body) VALUES ($1, $2)');
       const carrier = sql.dialect.statement('INSERT INTO carried (name) VALUES ($1)');
-      const carriedRows = 'INSERT INTO carried (name) SELECT value ->> 0 FROM json_each($1)';
       const carrying = (name: string) => ({
         names: [`${name}-a`, `${name}-b`],
         carries: true,
-        done: sql.carrying(() => sql.write(carrier, [`${name}-a`]), { sql: carriedRows, row: () => [`${name}-b`] }),
+        done: sql.transaction(async () => {
+          await sql.write(carrier, [`${name}-a`]);
+          await sql.write(carrier, [`${name}-b`]);
+        }),
       });
       let inDoubtStored = 0;
       let carriedRefused = 0;
@@ -411,7 +413,7 @@ describe.skipIf(noTmpfs)(
         }
       }
       // The case this is about came up: writes that committed on their own after SQLite's rollback, answered as such;
-      // and carrying writes met it too.
+      // and units of two rows met it too.
       expect(inDoubtStored).toBeGreaterThan(0);
       expect(carriedRefused).toBeGreaterThan(0);
       // And the writing connection goes on.

@@ -4,6 +4,7 @@ import { PetCatalog } from '@app/pets';
 import { DatabaseSettings, SqlClient, TransactionAbandoned, isDatabaseUnavailable, openDatabase } from '@app/database';
 import { Idempotent } from '@app/idempotency';
 import { Responds, defineFeature } from '@app/platform';
+import { AggregateRoot } from '@app/platform/domain';
 import { UnitOfWork } from '@app/platform/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPOSITION } from '../apps/petstore/src/composition';
@@ -210,98 +211,6 @@ for (const kind of DATABASE_KINDS) {
         }
       });
 
-      describe('carrying(): a write and the row it carries', () => {
-        const carriedRows =
-          kind.name === 'postgres'
-            ? 'INSERT INTO carried_rows (name) SELECT r->>0 FROM jsonb_array_elements(CAST($1 AS jsonb)) AS rows(r)'
-            : 'INSERT INTO carried_rows (name) SELECT value ->> 0 FROM json_each($1)';
-        const carrying = (name: string, row: string) =>
-          db.sql.carrying(
-            () => db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), [name]),
-            { sql: carriedRows, row: () => [row] },
-          );
-        const rowsLike = async (pattern: string) =>
-          (
-            await db.sql.read<{ name: string }>(
-              statement('SELECT name FROM carried_rows WHERE name LIKE $1 ORDER BY name'),
-              [pattern],
-            )
-          ).map((row) => row.name);
-
-        beforeAll(async () => {
-          await db.sql.write("CREATE TABLE carried_rows (name VARCHAR(64) NOT NULL CHECK (name <> 'refused'))");
-        });
-
-        it('keeps each of forty same-tick writes with its row, or neither; the one whose row is refused, neither', async () => {
-          const names = Array.from({ length: 40 }, (_, n) => `carry-${String(n).padStart(2, '0')}`);
-          const plain = Array.from({ length: 10 }, (_, n) => `alongside-${n}`);
-          // The table refuses the twelfth's row; on SQLite they share one batch, whose rollback undoes them all.
-          const outcomes = await Promise.allSettled([
-            ...names.map((name, n) => carrying(name, n === 11 ? 'refused' : `row-of-${name}`)),
-            ...plain.map((name) =>
-              db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 2)'), [name]),
-            ),
-          ]);
-          const kept = new Set([...(await namesLike('carry-%')), ...(await namesLike('alongside-%'))]);
-          const rows = new Set(await rowsLike('row-of-%'));
-          expect(await rowsLike('refused')).toEqual([]);
-          expect(kept.has('carry-11')).toBe(false);
-          const refusal = outcomes[11] as PromiseRejectedResult;
-          expect(refusal.status).toBe('rejected');
-          expect(String(refusal.reason)).toMatch(/CHECK constraint|check constraint/);
-          for (const [n, name] of [...names, ...plain].entries()) {
-            const outcome = outcomes[n];
-            const carries = n < names.length;
-            if (outcome.status === 'fulfilled') {
-              expect(kept.has(name), `${name} answered kept`).toBe(true);
-              if (carries) expect(rows.has(`row-of-${name}`), `the row of ${name}`).toBe(true);
-            } else {
-              expect(kept.has(name), `${name} answered refused: ${String(outcome.reason)}`).toBe(false);
-              expect(rows.has(`row-of-${name}`), `the row of ${name}, refused`).toBe(false);
-              // The others were undone with the batch: answered as such, to be sent again (503).
-              if (n !== 11) expect(isDatabaseUnavailable(outcome.reason), String(outcome.reason)).toBe(true);
-            }
-          }
-          if (kind.name === 'postgres') expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(1);
-        });
-
-        it('keeps nothing of a change that throws after its write, and answers its error', async () => {
-          const failing = db.sql.carrying(
-            async () => {
-              await db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['thrown-after']);
-              throw new Error('the change failed after its write');
-            },
-            { sql: carriedRows, row: () => ['row-of-thrown-after'] },
-          );
-          await expect(failing).rejects.toThrow('the change failed after its write');
-          expect(await namesLike('thrown-after')).toEqual([]);
-          expect(await rowsLike('row-of-thrown-after')).toEqual([]);
-        });
-
-        if (kind.name === 'postgres') {
-          it('runs alone at READ COMMITTED, the level of its one write, and joined at the serializable level of the transaction around it', async () => {
-            const level = async () =>
-              (
-                await db.sql.read<{ level: string }>('SELECT current_setting($1) AS level', ['transaction_isolation'])
-              )[0].level;
-            const seen: string[] = [];
-            const carried = { sql: carriedRows, row: () => ['row-of-level'] };
-            await db.sql.carrying(async () => {
-              seen.push(await level());
-              return db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['level-alone']);
-            }, carried);
-            await db.sql.transaction(() =>
-              db.sql.carrying(async () => {
-                seen.push(await level());
-                return db.sql.write(statement('INSERT INTO pets (name, category_id) VALUES ($1, 1)'), ['level-joined']);
-              }, carried),
-            );
-            expect(seen).toEqual(['read committed', 'serializable']);
-            expect(await namesLike('level-%')).toEqual(['level-alone', 'level-joined']);
-          });
-        }
-      });
-
       // PostgreSQL alone may refuse to commit a transaction that it cannot serialize with those beside it.
       if (kind.name === 'postgres') {
         it('runs work refused as not serializable again, pausing longer each time, until DATABASE_TIMEOUT_MS has passed, then gives up with the error', async () => {
@@ -368,6 +277,100 @@ for (const kind of DATABASE_KINDS) {
         const won = await Promise.all(Array.from({ length: 8 }, place));
         expect([...won].sort()).toEqual([false, false, false, false, false, false, false, true]);
         expect(await statusAt(pet.path)).toBe('pending');
+      });
+
+      /** An aggregate of the test's own: a pet row, recording `tests.tagged` with the id the database gives it. */
+      class Tag extends AggregateRoot {
+        constructor(readonly name: string | null) {
+          super();
+          this.record(() => ({
+            name: 'tests.tagged',
+            version: 1,
+            aggregateId: String(this.id),
+            payload: { id: this.id },
+          }));
+        }
+      }
+      const save = (tag: Tag) => {
+        const db = t.app.get(SqlClient);
+        db.persist(tag, () => ({
+          sql: db.dialect.insertReturningId('INSERT INTO pets (name, category_id) VALUES ($1, 1)'),
+          parameters: [tag.name],
+          inserted: (id) => tag.stored(id, 1),
+        }));
+      };
+      const tagged = async () => {
+        const db = t.app.get(SqlClient);
+        const rows = await db.read<{ aggregateId: string; payload: string }>(
+          'SELECT aggregate_id AS "aggregateId", payload FROM events_outbox WHERE name = \'tests.tagged\'',
+        );
+        return new Map(rows.map((row) => [row.aggregateId, row.payload]));
+      };
+      const namesLike = async (pattern: string) => {
+        const db = t.app.get(SqlClient);
+        const rows = await db.read<{ id: string; name: string }>(
+          db.dialect.statement('SELECT CAST(id AS TEXT) AS id, name FROM pets WHERE name LIKE $1 ORDER BY name'),
+          [pattern],
+        );
+        return new Map(rows.map((row) => [row.name, row.id]));
+      };
+
+      it('commits each of forty same-tick units with its event, or neither; the one refused, neither', async () => {
+        const names = Array.from({ length: 40 }, (_, n) => `unit-${String(n).padStart(2, '0')}`);
+        // The twelfth breaks a NOT NULL column: on SQLite they share one batch, where it alone is undone.
+        const outcomes = await Promise.allSettled(
+          names.map((name, n) =>
+            unitOfWork.run(async () => {
+              const tag = new Tag(n === 11 ? null : name);
+              save(tag);
+              return tag;
+            }),
+          ),
+        );
+        const kept = await namesLike('unit-%');
+        const events = await tagged();
+        expect(outcomes.map((outcome) => outcome.status)).toEqual(
+          names.map((_, n) => (n === 11 ? 'rejected' : 'fulfilled')),
+        );
+        expect(String((outcomes[11] as PromiseRejectedResult).reason)).toMatch(/NOT NULL|not-null/i);
+        expect([...kept.keys()]).toEqual(names.filter((_, n) => n !== 11));
+        for (const [n, outcome] of outcomes.entries()) {
+          if (outcome.status !== 'fulfilled') continue;
+          const id = kept.get(names[n])!;
+          // The tag was told its id, and its event carries it (in aggregate_id and in the payload, as an int64).
+          expect(String(outcome.value.id)).toBe(id);
+          expect(events.get(id)).toBe(`{"id":{"$int64":"${id}"}}`);
+        }
+      });
+
+      it('writes nothing of a unit whose work throws after its save, and answers its error', async () => {
+        const failing = unitOfWork.run(async () => {
+          save(new Tag('thrown-after'));
+          throw new Error('the work failed after its save');
+        });
+        await expect(failing).rejects.toThrow('the work failed after its save');
+        expect(await namesLike('thrown-after')).toEqual(new Map());
+      });
+
+      it('holds no transaction while its work awaits something else, and refuses a write() that skips save()', async () => {
+        const db = t.app.get(SqlClient);
+        // Longer than DATABASE_TRANSACTION_IDLE_MS: a transaction waiting so long would be rolled back.
+        const slow = unitOfWork.run(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const tag = new Tag('after-a-wait');
+          save(tag);
+          return tag;
+        });
+        await expect(slow).resolves.toBeInstanceOf(Tag);
+        expect([...(await namesLike('after-a-wait')).keys()]).toEqual(['after-a-wait']);
+        await expect(
+          unitOfWork.run(() => db.write(db.dialect.statement('DELETE FROM pets WHERE id = $1'), ['1'])),
+        ).rejects.toThrow(
+          "write() inside UnitOfWork.run(): a unit of work writes what its repositories' save() persisted, when it commits",
+        );
+        expect(() => save(new Tag('outside'))).toThrow(
+          "save() outside UnitOfWork.run(): call a repository's save() inside a unit of work",
+        );
       });
 
       it("undoes another module's write when the unit of work fails after it, and keeps it when it succeeds", async () => {

@@ -5,11 +5,12 @@ import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { SqlClient, generatedKeyColumn } from '@app/database';
 import { Idempotent } from '@app/idempotency';
 import { Responds, defineFeature } from '@app/platform';
-import { DomainEvents, UnitOfWork, type DomainEvent } from '@app/platform/ports';
+import { AggregateRoot } from '@app/platform/domain';
+import { UnitOfWork, type DomainEvent } from '@app/platform/ports';
 
 /*
- * A publisher of the tests' own, in a module of its own as a team's would be: kennels opens a kennel and publishes
- * kennels.kennel-opened in the same unit of work (keyed creates safe to retry).
+ * A publisher of the tests' own, in a module of its own as a team's would be: kennels opens a kennel, which records
+ * kennels.kennel-opened, and saves it in a unit of work (keyed creates safe to retry).
  */
 export const KENNEL_OPENED = 'kennels.kennel-opened';
 export type KennelOpened = DomainEvent<typeof KENNEL_OPENED, { kennelId: bigint; name: string }>;
@@ -37,30 +38,42 @@ class Kennel {
   @ApiProperty() name: string;
 }
 
+/** The aggregate, domain and repository in one for brevity: opened, it records its event. */
+class KennelAggregate extends AggregateRoot {
+  constructor(readonly name: string) {
+    super();
+    this.record(() => ({
+      name: KENNEL_OPENED,
+      version: 1,
+      aggregateId: String(this.id),
+      payload: { kennelId: this.id, name: this.name },
+    }));
+  }
+}
+
 @Controller('kennels')
 class KennelsController {
   constructor(
     private readonly db: SqlClient,
     private readonly unitOfWork: UnitOfWork,
-    private readonly events: DomainEvents,
   ) {}
 
   @Post()
   @HttpCode(201)
   @Idempotent()
   @Responds(201, Kennel, { description: 'The kennel opened.' })
-  open(@Body() body: NewKennel): Promise<Kennel> {
-    return this.unitOfWork.run(async () => {
-      const insert = this.db.dialect.insertReturningId('INSERT INTO kennels (name) VALUES ($1)');
-      const id = this.db.dialect.insertedId(await this.db.write(insert, [body.name]));
-      await this.events.publish<KennelOpened>({
-        name: KENNEL_OPENED,
-        version: 1,
-        aggregateId: String(id),
-        payload: { kennelId: id, name: body.name },
-      });
-      return { id: String(id), name: body.name };
+  async open(@Body() body: NewKennel): Promise<Kennel> {
+    const insert = this.db.dialect.insertReturningId('INSERT INTO kennels (name) VALUES ($1)');
+    const kennel = await this.unitOfWork.run(async () => {
+      const opened = new KennelAggregate(body.name);
+      this.db.persist(opened, () => ({
+        sql: insert,
+        parameters: [opened.name],
+        inserted: (id) => opened.stored(id, 1),
+      }));
+      return opened;
     });
+    return { id: String(kennel.id), name: kennel.name };
   }
 }
 

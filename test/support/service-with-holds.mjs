@@ -1,7 +1,7 @@
 // The built service as main.ts starts it (serve()), with one more module, written as a team would write theirs
 // (issue 53's load): holds. `POST /v1/holds {petId}` (keyed creates safe to retry) reserves an available pet and places a hold on it in
-// one unit of work, publishing holds.hold-placed; `POST /v1/holds/{id}/cancel` cancels a placed hold and gives the pet
-// back, publishing holds.hold-cancelled. A read model counts what the events say: one subscriber per event
+// one unit of work, the hold recording holds.hold-placed; `POST /v1/holds/{id}/cancel` cancels a placed hold and gives
+// the pet back, the hold recording holds.hold-cancelled. A read model counts what the events say: one subscriber per event
 // (pets.pet-created, holds.hold-placed, holds.hold-cancelled), each adding one to its row of holds_counts in its
 // handler's transaction, so that after any crash every count equals what was committed.
 // Plain JavaScript on the build's CommonJS, decorators applied as TypeScript would apply them.
@@ -15,6 +15,7 @@ const { IsNumberString } = require('class-validator');
 const platform = require('../../dist/libs/platform/src/index.js');
 const { AppError } = require('../../dist/libs/platform/src/errors/app-error.js');
 const { DomainEvents, UnitOfWork } = require('../../dist/libs/platform/src/ports/index.js');
+const { AggregateRoot } = require('../../dist/libs/platform/src/domain/index.js');
 const { SqlClient, generatedKeyColumn } = require('../../dist/libs/database/src/index.js');
 const { Idempotent } = require('../../dist/libs/idempotency/src/index.js');
 const { PetCatalog, PetsModule } = require('../../dist/libs/pets/src/index.js');
@@ -61,43 +62,76 @@ decorate([ApiProperty({ type: 'string' })], Hold.prototype, 'id');
 decorate([ApiProperty({ type: 'string' })], Hold.prototype, 'petId');
 decorate([ApiProperty({ type: 'string' })], Hold.prototype, 'status');
 
+/** A hold of a pet: placed, then cancelled; each step recorded as its event. */
+class HoldAggregate extends AggregateRoot {
+  constructor(stored, petId, status) {
+    super(stored);
+    this.petId = petId;
+    this.status = status;
+  }
+
+  static place(petId) {
+    const hold = new HoldAggregate(undefined, petId, 'placed');
+    hold.recordStep('holds.hold-placed');
+    return hold;
+  }
+
+  cancel() {
+    if (this.status !== 'placed') throw new HoldNotPossible(`hold ${this.id} is not placed`);
+    this.status = 'cancelled';
+    this.recordStep('holds.hold-cancelled');
+  }
+
+  recordStep(name) {
+    this.record(() => ({
+      name,
+      version: 1,
+      aggregateId: String(this.id),
+      payload: { holdId: String(this.id), petId: this.petId },
+    }));
+  }
+}
+
 class HoldsController {
-  constructor(db, unitOfWork, events, catalog) {
+  constructor(db, unitOfWork, catalog) {
     this.db = db;
     this.unitOfWork = unitOfWork;
-    this.events = events;
     this.catalog = catalog;
     this.sql = {
       place: db.dialect.insertReturningId("INSERT INTO holds (pet_id, status) VALUES ($1, 'placed')"),
       cancel: db.dialect.statement("UPDATE holds SET status = 'cancelled' WHERE id = $1 AND status = 'placed'"),
-      petOf: db.dialect.statement('SELECT CAST(pet_id AS TEXT) AS "petId" FROM holds WHERE id = $1'),
+      byId: db.dialect.statement('SELECT CAST(pet_id AS TEXT) AS "petId", status FROM holds WHERE id = $1'),
     };
   }
 
-  place(body) {
-    return this.unitOfWork.run(async () => {
+  async place(body) {
+    const hold = await this.unitOfWork.run(async () => {
       if (!(await this.catalog.reserve(BigInt(body.petId)))) {
         throw new HoldNotPossible(`pet ${body.petId} is not available`);
       }
-      const id = String(this.db.dialect.insertedId(await this.db.write(this.sql.place, [body.petId])));
-      await this.publish('holds.hold-placed', id, body.petId);
-      return { id, petId: body.petId, status: 'placed' };
+      const placed = HoldAggregate.place(body.petId);
+      this.db.persist(placed, () => ({
+        sql: this.sql.place,
+        parameters: [placed.petId],
+        inserted: (id) => placed.stored(id, 1),
+      }));
+      return placed;
     });
+    return { id: String(hold.id), petId: hold.petId, status: hold.status };
   }
 
-  cancel(id) {
-    return this.unitOfWork.run(async () => {
-      const { changed } = await this.db.write(this.sql.cancel, [id]);
-      if (changed !== 1) throw new HoldNotPossible(`hold ${id} is not placed`);
-      const [{ petId }] = await this.db.read(this.sql.petOf, [id]);
-      await this.catalog.release(BigInt(petId));
-      await this.publish('holds.hold-cancelled', id, petId);
-      return { id, petId, status: 'cancelled' };
+  async cancel(id) {
+    const hold = await this.unitOfWork.run(async () => {
+      const [row] = await this.db.read(this.sql.byId, [id]);
+      if (!row) throw new HoldNotPossible(`hold ${id} is not placed`);
+      const found = new HoldAggregate({ id: BigInt(id), version: 1 }, row.petId, row.status);
+      found.cancel();
+      await this.catalog.release(BigInt(found.petId));
+      // Guarded by the status it was read with: of two same-tick cancels, one changes the row, the other runs again.
+      this.db.persist(found, () => ({ sql: this.sql.cancel, parameters: [id], updated: () => undefined }));
+      return found;
     });
-  }
-
-  publish(name, holdId, petId) {
-    return this.events.publish({ name, version: 1, aggregateId: holdId, payload: { holdId, petId } });
+    return { id: String(hold.id), petId: hold.petId, status: hold.status };
   }
 }
 Reflect.defineMetadata('design:paramtypes', [NewHold], HoldsController.prototype, 'place');
@@ -112,7 +146,7 @@ decorate(
   'cancel',
 );
 Controller('holds')(HoldsController);
-[SqlClient, UnitOfWork, DomainEvents, PetCatalog].forEach((token, n) => Inject(token)(HoldsController, undefined, n));
+[SqlClient, UnitOfWork, PetCatalog].forEach((token, n) => Inject(token)(HoldsController, undefined, n));
 
 /** The read model: one subscriber per event, each counting in its own row, in its handler's transaction. */
 class HoldsCounts {

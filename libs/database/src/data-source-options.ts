@@ -2,7 +2,6 @@ import { OPEN_CREATE, OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions } from 'typeorm';
 import { guardedSqlite3 } from './guarded-sqlite3';
-import { PostgresConnection } from './postgres-connection';
 import type { SqliteFileGuard } from './sqlite-file-guard';
 import type { DatabaseSettings } from './database.settings';
 
@@ -41,13 +40,13 @@ export function dataSourceOptions(
     type: 'postgres',
     url: location.url,
     // Bounded waits everywhere: for a connection, for the server's answer, for a statement. A connection whose
-    // statement was not answered in time is closed, never pooled again (PostgresConnection).
+    // statement was not answered in time is closed, never pooled again: node-postgres closes it in pipeline mode (a
+    // connection left open would run the next caller's statements in whatever transaction was open on it).
     connectTimeoutMS: timeoutMs,
     extra: {
-      Client: PostgresConnection,
       max: poolSize,
-      // A statement is sent without waiting for the answer to the one before it (SqlClient: a transaction's begin
-      // rides its first statement, a carried row its commit); statements awaited one by one run as without it.
+      // Statements are sent without waiting for the answer to the one before; those awaited one by one run as
+      // without it. What it gives here is the closing of a connection whose answer did not come in time.
       pipeline: true,
       connectionTimeoutMillis: timeoutMs,
       query_timeout: timeoutMs,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FailureTranslators, SharedContract, type AppError, type FailureTranslator } from '@app/platform';
 import { UnconfirmedWrite, constraintViolationOf, isDatabaseUnavailable, withoutRequestData } from './driver-errors';
+import { ConcurrentChange } from './unit-writes';
 import {
   AlreadyExistsError,
   CommitUnconfirmedError,
@@ -12,7 +13,9 @@ import {
  * The database's failures as the error filter answers them: "not now" is 503
  * `database_unavailable` (with `Retry-After`, and a warning line), a broken
  * unique constraint 409 `already_exists`, a broken foreign key 422
- * `invalid_reference`; and a failed query is logged without its parameters.
+ * `invalid_reference`; a unit of work that met a row changed under it until
+ * DATABASE_TIMEOUT_MS ran out is "not now" too; and a failed query is logged
+ * without its parameters.
  * Any operation may meet the database away: its 503 is in every operation's
  * contract.
  */
@@ -28,6 +31,12 @@ export class DatabaseFailures implements FailureTranslator {
       return {
         error: new CommitUnconfirmedError(),
         warning: 'database did not confirm a write: it may have been applied',
+      };
+    }
+    if (exception instanceof ConcurrentChange) {
+      return {
+        error: new DatabaseUnavailableError(),
+        warning: 'a unit of work met concurrent changes until its deadline',
       };
     }
     if (isDatabaseUnavailable(exception)) {

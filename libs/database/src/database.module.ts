@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type DataSourceOptions } from 'typeorm';
 import { isReadOnly } from './driver-errors';
 import { dataSourceOptions } from './data-source-options';
-import { UnitOfWork } from '@app/platform/ports';
 import { SqlClient } from './sql-client';
 import { connect } from './connect';
 import { DatabaseFailures } from './database-failures';
@@ -17,8 +16,8 @@ import { DatabaseSettings } from './database.settings';
  * The one database connection of the application, from `DATABASE_URL`, with
  * the schema every part of the composition brings: the tables its migrations
  * make and the entities it declares (`defineFeature({ entities })`), which
- * modules reach through `SqlClient.repository(Entity)`. The SqlClient is also
- * the application layers' UnitOfWork. It registers readiness' database probe
+ * modules reach through `SqlClient.repository(Entity)`. (The application
+ * layers' UnitOfWork is the events library's: it writes their events too.) It registers readiness' database probe
  * and the error filter's answers to database failures with the core.
  */
 @Global()
@@ -44,7 +43,6 @@ export class DatabaseModule {
       ],
       providers: [
         SqlClient,
-        { provide: UnitOfWork, useExisting: SqlClient },
         { provide: SqliteFileGuard, useValue: fileGuard },
         { provide: DatabaseSettings, useValue: settings },
         { provide: WriteProbe, useValue: probe },
@@ -52,7 +50,7 @@ export class DatabaseModule {
         DatabaseHealth,
         DatabaseFailures,
       ],
-      exports: [SqlClient, UnitOfWork],
+      exports: [SqlClient],
     };
   }
 }

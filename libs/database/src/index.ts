@@ -14,6 +14,7 @@ export { openDatabase } from './database.module';
 export { EXIT, runDatabaseCommand } from './database-command';
 export { DatabaseSettings };
 export { SqlClient } from './sql-client';
+export { ConcurrentChange, PendingUnit } from './unit-writes';
 export { TransactionAbandoned } from './transaction-fence';
 export type { TransactionOnDemand } from './transaction-on-demand';
 export { int64Of } from './int64-column';

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool, QueryResult } from 'pg';
+import type { Client } from 'pg';
 import {
   DataSource,
   QueryFailedError,
@@ -14,34 +14,26 @@ import {
 } from 'typeorm';
 import type { Counter } from 'prom-client';
 import { MetricsService, RequestTracing } from '@app/platform';
-import type { UnitOfWork } from '@app/platform/ports';
 import { UnconfirmedWrite, isOutcomeUnknown, isSerializationFailure } from './driver-errors';
 import type { GuardedSqlite3 } from './guarded-sqlite3';
-import { PostgresConnection } from './postgres-connection';
 import { SqlDialect } from './sql-dialect';
 import { writeResultOf, type WriteResult } from './write-result';
 import { connect } from './connect';
-import { SqliteWriteBatches, type Carry } from './sqlite-write-batches';
+import { SqliteWriteBatches } from './sqlite-write-batches';
 import { SqlSpans } from './sql-spans';
 import { DatabaseSettings } from './database.settings';
 import { TransactionFence } from './transaction-fence';
 import { TransactionOnDemand } from './transaction-on-demand';
+import { ConcurrentChange, PendingUnit, type EventSource, type UnitWrite } from './unit-writes';
+
+/** A transaction's isolation on PostgreSQL (SQLite's transactions are serializable, one at a time). */
+export type Isolation = 'SERIALIZABLE' | 'READ COMMITTED';
 
 /**
- * A row written with a write, made of what the code that made the write returned. `sql` takes rows as one parameter,
- * a JSON array of rows, each an array of JSON values (SQLite's `json_each($1)`, PostgreSQL's
- * `jsonb_array_elements(CAST($1 AS jsonb))`): on SQLite the rows all the writes of a batch carry are one statement.
- */
-export interface CarriedRow<T> {
-  readonly sql: string;
-  row(result: T): unknown[];
-}
-
-/**
- * A PostgreSQL transaction that could not be serialized with those beside it runs again after a pause drawn at random
- * up to a ceiling that starts here and doubles with each attempt, to {@link RETRY_CEILING_MS} at most ("full jitter"):
- * the transactions that clashed spread apart instead of clashing again in step. It runs again while the pause ends
- * within DATABASE_TIMEOUT_MS of its first attempt (the request's time budget for the database).
+ * A transaction or unit of work that met a concurrent change (a PostgreSQL serialization failure, a row changed since
+ * it was read) runs again after a pause drawn at random up to a ceiling that starts here and doubles with each attempt,
+ * to {@link RETRY_CEILING_MS} at most ("full jitter"): those that clashed spread apart instead of clashing again in
+ * step. It runs again while the pause ends within DATABASE_TIMEOUT_MS of its first attempt (the request's budget).
  */
 const RETRY_FIRST_CEILING_MS = 4;
 const RETRY_CEILING_MS = 250;
@@ -55,9 +47,10 @@ const DEFAULT_WAIT_MS = 3_000;
 const NAMED_STATEMENTS = 200;
 
 /**
- * How repositories talk to the database: TypeORM's repositories
- * (`repository(Entity)`), or SQL written once (`dialect`) for a hot path, and
- * transactions, through TypeORM's DataSource.
+ * How repositories talk to the database: SQL written once (`dialect`), read
+ * and written at once (`read`, `write`) or, inside a unit of work, written when
+ * it commits (`persist`), and TypeORM's repositories (`repository(Entity)`);
+ * and the platform's transactions, through TypeORM's DataSource.
  *
  * TypeORM's SQLite driver has one connection and one query runner for the
  * whole process, so a transaction begun on it would take in every other
@@ -75,17 +68,15 @@ const NAMED_STATEMENTS = 200;
  * repository needs no transaction parameter.
  */
 @Injectable()
-export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdown {
+export class SqlClient implements OnModuleInit, OnApplicationShutdown {
   readonly dialect: SqlDialect;
   private readonly current = new AsyncLocalStorage<QueryRunner>();
   /** The callbacks of the outermost transaction the calling code runs in, for after its commit. */
   private readonly commitHooks = new AsyncLocalStorage<Array<() => void>>();
-  /** SQLite: the code `carrying()` runs, whose one write carries another. */
-  private readonly carriers = new AsyncLocalStorage<Carrier>();
+  /** The unit of work the calling code runs in: what its repositories persist() (UnitOfWork.run()). */
+  private readonly units = new AsyncLocalStorage<PendingUnit>();
   /** The code `onDemand()` runs: its first statement opens the transaction. */
   private readonly demand = new AsyncLocalStorage<TransactionOnDemand>();
-  /** PostgreSQL: the pool of TypeORM's driver, which reads outside a transaction take directly (prepared by name). */
-  private readonly pool?: Pool;
   /** PostgreSQL: each statement's name, as it is prepared on a connection the first time that connection runs it. */
   private readonly names = new Map<string, string>();
   /** SQLite: the writing connection, and the writes' one path to it. */
@@ -93,8 +84,8 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   private readonly writes: SqliteWriteBatches;
   /** How long a transaction's work may wait on anything but its statements (TransactionFence). */
   private readonly idleMs: number;
-  /** DATABASE_TIMEOUT_MS: how long a PostgreSQL transaction may go on running again after serialization failures. */
-  private readonly budgetMs: number;
+  /** DATABASE_TIMEOUT_MS: how long a transaction (or a unit of work) may go on running again after a conflict. */
+  readonly budgetMs: number;
 
   /** With tracing on: each statement and transaction a span of the request's (`undefined`: no step of it runs). */
   private readonly spans?: SqlSpans;
@@ -110,7 +101,6 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     @Optional() settings?: DatabaseSettings,
   ) {
     this.dialect = SqlDialect.of(dataSource);
-    if (this.isPostgres) this.pool = (dataSource.driver as unknown as { master: Pool }).master;
     this.idleMs = settings?.transactionIdleMs ?? DEFAULT_IDLE_MS;
     this.budgetMs = settings?.timeoutMs ?? DEFAULT_WAIT_MS;
     this.writes = new SqliteWriteBatches(
@@ -121,7 +111,8 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     if (tracing) this.spans = new SqlSpans(tracing, this.isPostgres ? 'postgresql' : 'sqlite');
     this.retries = metrics?.counter(
       'transaction_retries_total',
-      'Transactions PostgreSQL could not serialize with others and that ran again, their work with them (within DATABASE_TIMEOUT_MS).',
+      'Transactions (and units of work) that met a concurrent change (a row changed since it was read, or PostgreSQL ' +
+        'could not serialize them) and ran again, their work with them (within DATABASE_TIMEOUT_MS).',
     );
     this.abandoned = metrics?.counter(
       'transactions_abandoned_total',
@@ -141,6 +132,53 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     return this.current.getStore() !== undefined || this.demand.getStore() !== undefined;
   }
 
+  /** The unit of work the calling code runs in, if any (UnitOfWork.run()). */
+  get unit(): PendingUnit | undefined {
+    return this.units.getStore();
+  }
+
+  /** Runs `work` as the code of `unit`: what its repositories persist() is gathered there. */
+  withinUnit<T>(unit: PendingUnit, work: () => Promise<T>): Promise<T> {
+    return this.units.run(unit, work);
+  }
+
+  /**
+   * Registers `aggregate` with the unit of work the calling code runs in, its row to be written as `write` makes it
+   * when the unit commits (after the rows saved before it), with the events it recorded: what a repository's save()
+   * does. Saved again in the same unit, it is written once. Outside a unit of work it throws: a save must commit with
+   * the rest of its use case, or not at all.
+   */
+  persist(aggregate: EventSource, write: () => UnitWrite): void {
+    const unit = this.units.getStore();
+    if (!unit) throw new Error("save() outside UnitOfWork.run(): call a repository's save() inside a unit of work");
+    unit.saved.set(aggregate, write);
+  }
+
+  /**
+   * What `read` finds, read once per unit of work under `key` (`pets:42`): inside one, a second read of the same
+   * aggregate is the first's, with the unit's own changes to it (a repository's findById()); outside, `read` itself.
+   */
+  readOnce<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const unit = this.units.getStore();
+    if (!unit) return read();
+    let found = unit.read.get(key) as Promise<T> | undefined;
+    if (!found) unit.read.set(key, (found = read()));
+    return found;
+  }
+
+  /**
+   * Inside a transaction: a unit of work's writes, in order, each told what it did; a guarded write that changed no row
+   * throws {@link ConcurrentChange}, and the transaction is undone.
+   */
+  async writeAll(writes: readonly UnitWrite[]): Promise<void> {
+    for (const write of writes) {
+      const result = await this.write(write.sql, write.parameters);
+      if ('inserted' in write) write.inserted(this.dialect.insertedId(result));
+      else if (result.changed === 1) write.updated();
+      else throw new ConcurrentChange(write.sql);
+    }
+  }
+
   get isPostgres(): boolean {
     return this.dataSource.options.type === 'postgres';
   }
@@ -155,14 +193,14 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     if (runner) return runner.query(sql, parameters);
     const demand = this.demand.getStore();
     if (demand) return demand.runner().then((opened) => opened.query(sql, parameters));
-    if (this.pool) return this.pooled<T>(sql, parameters);
+    if (this.isPostgres) return this.pooled<T>(sql, parameters);
     return this.dataSource.query(sql, parameters);
   }
 
   /**
-   * PostgreSQL, outside a transaction: the statement on a pooled connection, prepared there by name the first time
-   * (parsed and planned once per connection, not on every call), without TypeORM's query runner around it. A failure
-   * is TypeORM's QueryFailedError, as from a runner.
+   * PostgreSQL, outside a transaction: the statement on a pooled connection (a query runner's: node-postgres' client,
+   * which `connect()` hands out), prepared there by name the first time (parsed and planned once per connection, not
+   * on every call). A failure is TypeORM's QueryFailedError, as from a runner's query().
    */
   private async pooled<T>(sql: string, parameters: unknown[]): Promise<T[]> {
     let name = this.names.get(sql);
@@ -170,10 +208,15 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
       name = `petstore_${this.names.size}`;
       this.names.set(sql, name);
     }
+    const runner = this.dataSource.createQueryRunner();
     try {
-      return (await this.pool!.query({ name, text: sql, values: parameters })).rows as T[];
+      const client = (await runner.connect()) as Client;
+      return (await client.query({ name, text: sql, values: parameters })).rows as T[];
     } catch (error) {
-      throw new QueryFailedError(sql, parameters, error as Error);
+      await discardIfLost(runner, error);
+      throw error instanceof QueryFailedError ? error : new QueryFailedError(sql, parameters, error as Error);
+    } finally {
+      await runner.release();
     }
   }
 
@@ -188,14 +231,24 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   }
 
   private async writeNow(sql: string, parameters: unknown[]): Promise<WriteResult> {
-    const runner = this.current.getStore() ?? (await this.demand.getStore()?.runner());
+    if (this.units.getStore()) {
+      throw new Error(
+        "write() inside UnitOfWork.run(): a unit of work writes what its repositories' save() persisted, when it commits",
+      );
+    }
+    // Awaited only when there is a transaction to open: a write outside one joins the write batch in the caller's turn.
+    const demand = this.demand.getStore();
+    const runner = this.current.getStore() ?? (demand ? await demand.runner() : undefined);
     if (runner) return writeResultOf(await runner.query(sql, parameters, true));
-    if (!this.isPostgres) return this.carriers.getStore()?.write(sql, parameters) ?? this.writes.write(sql, parameters);
+    if (!this.isPostgres) return this.writes.write(sql, parameters);
     const pooled = this.dataSource.createQueryRunner();
     try {
       // Connected first: a failure to connect sent nothing, one after may have committed.
       await pooled.connect();
       return writeResultOf(await confirmed(pooled.query(sql, parameters, true)));
+    } catch (error) {
+      await discardIfLost(pooled, error);
+      throw error;
     } finally {
       await pooled.release();
     }
@@ -220,43 +273,34 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
   }
 
   /**
-   * Runs `work` in one transaction: committed if it resolves, rolled back if
-   * it throws. The promise, the same on both databases (docs/extending.md,
-   * "Transactions"):
-   * - **serializable**: the outcome is that of running the transactions one at
-   *   a time in some order, so a read and a write that depends on it hold
-   *   together (two same-tick reservations of one pet: exactly one wins);
+   * Runs `work` in one transaction of the platform's own (the idempotency
+   * record with its request's work, an event's handler with its progress):
+   * committed if it resolves, rolled back if it throws. Application code takes
+   * `UnitOfWork.run()` instead, which holds no transaction while its work runs.
+   * The promise, the same on both databases (docs/extending.md, "Transactions"):
+   * - **serializable** (by default; `isolation` says otherwise on PostgreSQL):
+   *   the outcome is that of running the transactions one at a time in some
+   *   order, so a read and a write that depends on it hold together;
    * - **all or nothing**: a throw, or a failed commit, leaves nothing of it;
-   * - **joined**: `transaction()` inside `work`, however deep (another
-   *   module's repository), joins this one rather than begin its own;
+   * - **joined**: `transaction()` inside `work`, however deep, joins this one
+   *   rather than begin its own, and so does a unit of work's commit;
    * - **never held idle**: `work` that waits on anything but its own statements
    *   for DATABASE_TRANSACTION_IDLE_MS has the transaction rolled back and its
    *   later statements refused (TransactionFence, decision 0032).
    *
    * On SQLite `work` runs exactly once. On PostgreSQL the database may refuse
    * to commit a transaction that could not be serialized with others running
-   * beside it (SQLSTATE 40001, or a deadlock, 40P01): everything it did is
-   * rolled back and `work` runs again after a jittered pause that grows with
-   * each attempt, for as long as DATABASE_TIMEOUT_MS from the first attempt
-   * allows, after which the caller gets the error (answered 503
-   * `database_unavailable`). So keep in `work` only what the database undoes:
-   * no call to another service, no message sent, no counter outside it.
+   * beside it (SQLSTATE 40001, or a deadlock, 40P01), and a unit of work's
+   * guarded write inside it may find its row changed ({@link ConcurrentChange}):
+   * everything it did is rolled back and `work` runs again after a jittered
+   * pause that grows with each attempt, for as long as DATABASE_TIMEOUT_MS from
+   * the first attempt allows, after which the caller gets the error. So keep in
+   * `work` only what the database undoes.
    */
-  transaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.transactionOf(work, 'SERIALIZABLE');
-  }
-
-  /**
-   * {@link transaction}, at `isolation` on PostgreSQL when it begins one (`undefined`: the server's default, READ
-   * COMMITTED, for {@link carrying}'s writes alone). Joined, it runs at the isolation of the transaction it joins.
-   */
-  private transactionOf<T>(work: () => Promise<T>, isolation: 'SERIALIZABLE' | undefined): Promise<T> {
+  transaction<T>(work: () => Promise<T>, isolation: Isolation = 'SERIALIZABLE'): Promise<T> {
     if (this.current.getStore()) return work();
     const demand = this.demand.getStore();
     if (demand) return demand.runner().then((runner) => this.current.run(runner, work));
-    if (this.carriers.getStore()) {
-      return Promise.reject(new Error('carrying() runs one write: a transaction inside it would wait for its batch'));
-    }
     const committed: Array<() => void> = [];
     const withHooks = () => {
       // Each attempt starts with none: what a PostgreSQL attempt that was undone asked for is not run.
@@ -267,6 +311,29 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
       ? this.spans.transaction(withHooks, (traced) => this.transactionNow(traced, isolation))
       : this.transactionNow(withHooks, isolation);
     return done.then((result) => afterCommit(committed, result));
+  }
+
+  /**
+   * Runs `attempt` again after a {@link ConcurrentChange} or a PostgreSQL serialization failure (`conflict` says which
+   * count), after a pause drawn at random up to a ceiling that doubles with each attempt ("full jitter"), while the
+   * pause ends within DATABASE_TIMEOUT_MS of the first attempt; then the caller gets the error.
+   */
+  async retryingConflicts<T>(
+    attempt: () => Promise<T>,
+    conflict: (error: unknown) => boolean = (error) =>
+      error instanceof ConcurrentChange || isSerializationFailure(error),
+  ): Promise<T> {
+    const deadline = Date.now() + this.budgetMs;
+    for (let ceiling = RETRY_FIRST_CEILING_MS; ; ceiling = Math.min(ceiling * 2, RETRY_CEILING_MS)) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const pauseMs = Math.random() * ceiling;
+        if (!conflict(error) || Date.now() + pauseMs >= deadline) throw error;
+        this.retries?.inc();
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    }
   }
 
   /**
@@ -303,113 +370,39 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
     return fence.guard(this.current.run(fence.runner, work));
   }
 
-  private async transactionNow<T>(
-    work: () => Promise<T>,
-    isolation: 'SERIALIZABLE' | undefined,
-    last?: (result: T) => Closing,
-  ): Promise<T> {
+  private transactionNow<T>(work: () => Promise<T>, isolation: Isolation): Promise<T> {
     if (!this.isPostgres) return this.writes.transaction(work);
-    const deadline = Date.now() + this.budgetMs;
-    for (let ceiling = RETRY_FIRST_CEILING_MS; ; ceiling = Math.min(ceiling * 2, RETRY_CEILING_MS)) {
-      try {
-        return await this.postgresTransaction(work, isolation, last);
-      } catch (error) {
-        const pauseMs = Math.random() * ceiling;
-        if (!isSerializationFailure(error) || Date.now() + pauseMs >= deadline) throw error;
-        this.retries?.inc();
-        await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      }
-    }
+    // A serialization failure alone: a ConcurrentChange inside says the unit of work that wrote it must read anew.
+    return this.retryingConflicts(() => this.postgresTransaction(work, isolation), isSerializationFailure);
   }
 
   /**
-   * Runs `change`, code that makes exactly one write (a repository's insert), and writes the row `carried` makes of
-   * what `change` returns: both commit, or neither. What {@link transaction} around the two would do, and inside a
-   * transaction, or on PostgreSQL, what it does; on PostgreSQL, outside one, that transaction is READ COMMITTED, the
-   * level its write has alone: the write reads nothing the order could change, so no order of it with others is wrong,
-   * and it saves a round trip, never fails to serialize, and never makes a serializable transaction that read where it
-   * inserts fail to (decision 0021). On SQLite, outside one, the write rides the write batch beside its
-   * single statements instead, and the rows of all the batch's carrying writes are one statement before its commit
-   * (decision 0030): `change` is told its write's result as soon as it ran, before the batch commits, and the batch
-   * waits for its row; the promise resolves once both committed. So `change` makes one write and nothing slow after
-   * it, and no transaction.
+   * A PostgreSQL transaction on a pooled connection of its own, begun, committed and rolled back by TypeORM's query
+   * runner (so that TypeORM's own calls inside it, a repository's save(), join it). READ COMMITTED is the server's
+   * default: begun without a second statement to set it.
    */
-  carrying<T>(change: () => Promise<T>, carried: CarriedRow<T>): Promise<T> {
-    if (this.isPostgres && !this.current.getStore() && !this.demand.getStore()) {
-      const last = (result: T): Closing => ({ sql: carried.sql, parameters: [JSON.stringify([carried.row(result)])] });
-      return this.spans
-        ? this.spans.transaction(change, (traced) => this.transactionNow(traced, undefined, last))
-        : this.transactionNow(change, undefined, last);
-    }
-    if (this.current.getStore() || this.demand.getStore()) {
-      const both = async () => {
-        const result = await change();
-        await this.write(carried.sql, [JSON.stringify([carried.row(result)])]);
-        return result;
-      };
-      return this.transactionOf(both, undefined);
-    }
-    const carrier = new Carrier(this.writes, carried.sql);
-    return this.carriers.run(carrier, change).then(
-      (result) => carrier.carry(() => carried.row(result)).then(() => result),
-      (error: unknown) => carrier.abandon(error),
-    );
-  }
-
-  /** UnitOfWork: {@link transaction}, for application layers, which see the port and not the client. */
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return this.transaction(work);
-  }
-
-  private async postgresTransaction<T>(
-    work: () => Promise<T>,
-    isolation: 'SERIALIZABLE' | undefined,
-    last?: (result: T) => Closing,
-  ): Promise<T> {
+  private async postgresTransaction<T>(work: () => Promise<T>, isolation: Isolation): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const connection = (await runner.connect()) as PostgresConnection;
     try {
-      const begun = begin(connection, runner, isolation);
+      // Connected first: a failure to connect sent nothing.
+      await runner.connect();
+      await runner.startTransaction(isolation === 'READ COMMITTED' ? undefined : isolation);
       let result: T;
       try {
         result = await this.fenced(runner, work);
-        connection.flush();
-        await begun;
       } catch (error) {
-        connection.flush();
-        await begun.catch(() => undefined);
         // A connection whose rollback did not complete may still hold the transaction: it goes, it is not pooled.
         await runner.rollbackTransaction().catch(() => discard(runner));
         throw error;
       }
-      if (last) await this.commitWith(connection, runner, last(result));
-      else await confirmed(runner.commitTransaction());
+      await confirmed(runner.commitTransaction()).catch(async (error: unknown) => {
+        await discard(runner);
+        throw error;
+      });
       return result;
     } finally {
       await runner.release();
     }
-  }
-
-  /** The transaction's last statement and its COMMIT, sent together: one round trip. */
-  private async commitWith(connection: PostgresConnection, runner: QueryRunner, closing: Closing): Promise<void> {
-    const { sql, parameters } = closing;
-    const [written, committed] = connection.together(() => [
-      send(connection, sql, parameters),
-      send(connection, 'COMMIT'),
-    ]);
-    // Read once the row's answer is: a failure of the COMMIT that comes with it is not an unhandled one meanwhile.
-    committed.catch(() => undefined);
-    Object.assign(runner, { isTransactionActive: false, transactionDepth: 0 });
-    try {
-      // The COMMIT went with it: a row whose answer was lost (the connection, a read timeout) may have committed.
-      await confirmed(this.spans ? this.spans.statement(sql, () => written) : written);
-    } catch (error) {
-      // A refused row failed the transaction, and the COMMIT behind it answers with a rollback; a lost connection goes.
-      await committed.catch(() => discard(runner));
-      throw error;
-    }
-    const { command } = await confirmed(committed);
-    if (command !== 'COMMIT') throw new Error(`COMMIT answered ${command}`);
   }
 
   /** SQLite: the writing connection, opened on first use, or again after it failed to open. */
@@ -447,22 +440,6 @@ export class SqlClient implements UnitOfWork, OnModuleInit, OnApplicationShutdow
 }
 
 /**
- * `sql` sent on `connection` now (in pipeline mode, behind what was sent before it, without waiting for its answer); a
- * failure is TypeORM's QueryFailedError, as from a runner.
- */
-function send(connection: PostgresConnection, sql: string, parameters: unknown[] = []): Promise<QueryResult> {
-  return (connection.query(sql, parameters) as Promise<QueryResult>).catch((error: unknown) => {
-    throw new QueryFailedError(sql, parameters, error as Error);
-  });
-}
-
-/** A transaction's last statement, sent with its COMMIT. */
-interface Closing {
-  readonly sql: string;
-  readonly parameters: unknown[];
-}
-
-/**
  * A commit (or a statement that commits by itself) whose answer never came: the server may have applied it. Told
  * apart from a refusal, so that the client hears "may have been applied" rather than "was not".
  */
@@ -475,79 +452,24 @@ async function confirmed<T>(commit: Promise<T>): Promise<T> {
 }
 
 /**
- * Begins a PostgreSQL transaction at `isolation`, sent at once and not waited for: the transaction's first statement
- * follows it on the connection (node-postgres' pipeline mode) instead of a round trip later. The statements after it
- * run inside it whatever the answer: on a connection that works, START TRANSACTION does not fail (its answer is read
- * before the commit); on one that fails, neither do they run. TypeORM's startTransaction() takes two round trips (START
- * TRANSACTION, then SET TRANSACTION ISOLATION LEVEL). The runner is marked as startTransaction() marks it, so that
- * TypeORM's own calls (a repository's save()) join the transaction rather than begin one, and its
- * commitTransaction() and rollbackTransaction() end it.
+ * Closes the runner's connection (node-postgres' `end()`), so that the pool, which takes back no connection that is
+ * ending, drops it when the runner is released: a connection whose rollback failed may still hold its transaction.
  */
-function begin(
-  connection: PostgresConnection,
-  runner: QueryRunner,
-  isolation: 'SERIALIZABLE' | undefined,
-): Promise<unknown> {
-  const sql = isolation ? `START TRANSACTION ISOLATION LEVEL ${isolation}` : 'START TRANSACTION';
-  const begun = connection.sendWithNext(sql).catch((error: unknown) => {
-    throw new QueryFailedError(sql, [], error as Error);
-  });
-  // Read before the commit; a failure meanwhile (the connection lost while the work runs) is not an unhandled one.
-  begun.catch(() => undefined);
-  Object.assign(runner, { isTransactionActive: true, transactionDepth: 1 });
-  return begun;
-}
-
-/** Closes the runner's connection, so that the pool, which takes back no connection that cannot be queried, drops it. */
 async function discard(runner: QueryRunner): Promise<void> {
   // Connected already: connect() hands back its connection.
-  const connection: unknown = await runner.connect();
-  if (connection instanceof PostgresConnection) connection.discard();
+  const client = (await runner.connect()) as Client;
+  await client.end().catch(() => undefined);
 }
 
 /**
- * SQLite: the one write of `carrying()`'s code, and the row it carries, as one job of the write batches. The write's
- * promise resolves as soon as it ran (its result told to the code that made it); the row follows; `carry()` resolves
- * once the batch committed both.
+ * A connection whose statement's answer was lost (a read timeout: node-postgres, in pipeline mode, closes its socket)
+ * is not pooled again, whatever state it is in.
  */
-class Carrier {
-  private job?: Promise<WriteResult>;
-  private readonly row = Promise.withResolvers<unknown[]>();
-
-  constructor(
-    private readonly writes: SqliteWriteBatches,
-    private readonly sql: string,
-  ) {
-    // Read by the batch only once the write ran; a write that failed never reads it.
-    this.row.promise.catch(() => undefined);
-  }
-
-  write(sql: string, parameters: unknown[]): Promise<WriteResult> {
-    if (this.job) return Promise.reject(new Error('carrying() runs one write: make the others in a transaction'));
-    const ran = Promise.withResolvers<WriteResult>();
-    const carry: Carry = { sql: this.sql, ran: ran.resolve, row: this.row.promise };
-    this.job = this.writes.carrying(sql, parameters, carry);
-    // A write that failed, or a batch that failed before it ran, fails the code that made it.
-    this.job.catch(ran.reject);
-    return ran.promise;
-  }
-
-  async carry(row: () => unknown[]): Promise<void> {
-    if (!this.job) throw new Error('carrying() runs one write, and this code made none');
-    try {
-      this.row.resolve(row());
-    } catch (error) {
-      this.row.reject(error);
-    }
-    await this.job;
-  }
-
-  /** The code failed: a write it made is undone with its batch (the carried row never comes). */
-  async abandon(error: unknown): Promise<never> {
-    this.row.reject(error);
-    await this.job?.catch(() => undefined);
-    throw error;
-  }
+async function discardIfLost(runner: QueryRunner, error: unknown): Promise<void> {
+  const lost = isOutcomeUnknown(
+    error instanceof QueryFailedError ? error : new QueryFailedError('', [], error as Error),
+  );
+  if (lost) await discard(runner);
 }
 
 function afterCommit<T>(callbacks: Array<() => void>, result: T): T {

@@ -8,6 +8,7 @@ import { ParkedEventRecord } from './parked-event.record';
 import { SubscriptionRecord } from './subscription.record';
 
 export { EVENTS_USAGE, runEventsCommand } from './cli/events.command';
+export { Outbox } from './outbox';
 
 /** Domain events as the application composes it: the outbox, the subscriptions' progress, and their dispatcher. */
 export const eventsCapability = defineCapability({

@@ -40,6 +40,33 @@ const SUBSCRIPTION =
   'event, CAST(after_transaction AS TEXT) AS "afterTransaction", ' +
   'CAST(after_position AS TEXT) AS "afterPosition", attempts, CAST(retry_at AS TEXT) AS "retryAt"';
 
+/**
+ * The id a new aggregate has in its events while the database has not given it its own yet: past int64, so no real
+ * id is ever spelled so ({@link insertThenPublish}).
+ */
+export const PENDING_ID = 2n ** 64n;
+const PENDING_INT64 = `{"$int64":"${PENDING_ID}"}`;
+
+/**
+ * PostgreSQL: a new aggregate's row (`insert`, an `INSERT ... RETURNING CAST(id AS TEXT) AS id` with parameters
+ * `$1..$n`) and its events (`$<n+1>`: `publishRows`' JSON array, made while its id was {@link PENDING_ID}), as one
+ * statement, which commits by itself: the events take the id the insert returns, in `aggregate_id` and wherever the
+ * payload spells the pending id as an int64 (`{"$int64":"..."}`, which no JSON string can hold unescaped). Its one
+ * row is the new id, as `insert` returns it.
+ */
+export function insertThenPublish(insert: string, rowsParameter: number): string {
+  const id = '(SELECT id FROM w)';
+  return (
+    `WITH w AS (${insert}) ` +
+    'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id, trace_parent) ' +
+    `SELECT r->>0, r->>1, CAST(r->>2 AS integer), CASE WHEN r->>3 = '${PENDING_ID}' THEN ${id} ELSE r->>3 END, ` +
+    `CAST(r->>4 AS bigint), replace(r->>5, '${PENDING_INT64}', '{"$int64":"' || ${id} || '"}'), ` +
+    'CAST(CAST(pg_current_xact_id() AS TEXT) AS bigint), r->>6 ' +
+    `FROM jsonb_array_elements(CAST($${rowsParameter} AS jsonb)) WITH ORDINALITY AS rows(r, n) ORDER BY n ` +
+    `RETURNING ${id} AS id`
+  );
+}
+
 /** The statements of the outbox and the subscriptions, written once for both databases. */
 export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
   const after = '(o.transaction_id, o.position) > ($2, $3)';
@@ -49,7 +76,7 @@ export function outboxStatements(dialect: SqlDialect, postgres: boolean) {
       'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id, trace_parent) ' +
         `VALUES ($1, $2, $3, $4, $5, $6, ${postgres ? 'CAST(CAST(pg_current_xact_id() AS TEXT) AS bigint)' : '0'}, $7)`,
     ),
-    /** The same, for rows given as one JSON array of `publish`'s parameters (SqlClient.carrying()). */
+    /** The same, for rows given as one JSON array of `publish`'s parameters: a unit of work's events, one statement. */
     publishRows: dialect.statement(
       'INSERT INTO events_outbox (id, name, version, aggregate_id, occurred_at, payload, transaction_id, trace_parent) ' +
         (postgres

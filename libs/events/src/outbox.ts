@@ -5,11 +5,12 @@ import { MetricsService, RequestTracing } from '@app/platform';
 import { DomainEvents, type DomainEvent, type NewDomainEvent, type Subscription } from '@app/platform/ports';
 import { eventId } from './event-id';
 import { encodePayload } from './event-payload';
-import { outboxStatements, type OutboxStatements } from './outbox-statements';
+import { insertThenPublish, outboxStatements, type OutboxStatements } from './outbox-statements';
 
 /**
- * The outbox: `publish()` writes an event in the caller's transaction, and `subscribe()` collects the subscriptions
- * the dispatcher runs. Whoever waits for events is told when a transaction that published one commits.
+ * The outbox: the unit of work writes the events its aggregates recorded here, in the transaction of their change
+ * (`publish()`), and `subscribe()` collects the subscriptions the dispatcher runs. Whoever waits for events is told
+ * when a transaction that published one commits.
  */
 @Injectable()
 export class Outbox extends DomainEvents {
@@ -17,6 +18,8 @@ export class Outbox extends DomainEvents {
   readonly subscriptions = new Map<string, Subscription>();
   private readonly listeners = new Set<(name: string) => void>();
   private readonly published?: Counter<'event'>;
+  /** PostgreSQL: each insert's statement with its events ({@link insertThenPublish}), made once per insert. */
+  private readonly withEvents = new Map<string, string>();
 
   constructor(
     private readonly db: SqlClient,
@@ -30,41 +33,49 @@ export class Outbox extends DomainEvents {
     ]);
   }
 
-  async publish<E extends DomainEvent>(event: NewDomainEvent<E>): Promise<E> {
+  /**
+   * Writes `events` in the transaction the caller has open (one statement for them all): committed with the change,
+   * or not at all. Outside a transaction it throws: an event that could commit without its change is no fact.
+   */
+  async publish(...events: NewDomainEvent[]): Promise<DomainEvent[]> {
     if (!this.db.inTransaction) {
-      throw new Error(`${event.name} published outside a transaction: publish inside UnitOfWork.run()`);
+      throw new Error(`${events[0]?.name} published outside a transaction: events commit with their change`);
     }
-    const recorded = this.recorded(event);
-    await this.db.write(this.statements.publish, this.rowOf(recorded));
-    this.db.onCommit(() => this.committed(event.name));
+    const recorded = events.map((event) => this.recorded(event));
+    if (recorded.length === 1) await this.db.write(this.statements.publish, this.rowOf(recorded[0]));
+    else if (recorded.length > 1) {
+      await this.db.write(this.statements.publishRows, [JSON.stringify(recorded.map((event) => this.rowOf(event)))]);
+    }
+    this.db.onCommit(() => this.committed(recorded));
     return recorded;
   }
 
-  async publishWith<T, E extends DomainEvent>(
-    change: () => Promise<T>,
-    eventOf: (result: T) => NewDomainEvent<E>,
-  ): Promise<T> {
-    if (this.db.inTransaction) {
-      const result = await change();
-      await this.publish(eventOf(result));
-      return result;
+  /**
+   * PostgreSQL, outside a transaction: a new aggregate's row and the events it recorded as one statement, which
+   * commits by itself (one round trip). `insert` is told the pending id before its events are made, and the id the
+   * database gave once the statement committed.
+   */
+  async insertWithEvents(
+    insert: { sql: string; parameters: unknown[]; inserted: (id: bigint) => void },
+    events: () => NewDomainEvent[],
+    pendingId: bigint,
+  ): Promise<void> {
+    insert.inserted(pendingId);
+    const recorded = events().map((event) => this.recorded(event));
+    let sql = insert.sql;
+    let parameters = insert.parameters;
+    if (recorded.length > 0) {
+      sql = this.withEvents.get(insert.sql) ?? insertThenPublish(insert.sql, insert.parameters.length + 1);
+      this.withEvents.set(insert.sql, sql);
+      parameters = [...insert.parameters, JSON.stringify(recorded.map((event) => this.rowOf(event)))];
     }
-    let name = '';
-    const result = await this.db.carrying(change, {
-      sql: this.statements.publishRows,
-      row: (changed) => {
-        const recorded = this.recorded(eventOf(changed));
-        name = recorded.name;
-        return this.rowOf(recorded);
-      },
-    });
-    this.committed(name);
-    return result;
+    insert.inserted(this.db.dialect.insertedId(await this.db.write(sql, parameters)));
+    this.committed(recorded);
   }
 
-  private recorded<E extends DomainEvent>(event: NewDomainEvent<E>): E {
+  private recorded(event: NewDomainEvent): DomainEvent {
     const now = Date.now();
-    return { ...event, id: eventId(now), occurredAt: new Date(now).toISOString() } as unknown as E;
+    return { ...event, id: eventId(now), occurredAt: new Date(now).toISOString() };
   }
 
   private rowOf(event: DomainEvent): unknown[] {
@@ -79,10 +90,12 @@ export class Outbox extends DomainEvents {
     ];
   }
 
-  /** After the commit of a transaction that published `name`. */
-  private committed(name: string): void {
-    this.published?.inc({ event: name });
-    for (const listener of this.listeners) listener(name);
+  /** After the commit of a transaction that published `events`. */
+  private committed(events: readonly DomainEvent[]): void {
+    for (const { name } of events) {
+      this.published?.inc({ event: name });
+      for (const listener of this.listeners) listener(name);
+    }
   }
 
   subscribe<E extends DomainEvent>(subscription: Subscription<E>): void {

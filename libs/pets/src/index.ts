@@ -6,8 +6,8 @@ import { PetRecord } from './infrastructure/pet.record';
 import { PetsModule } from './pets.module';
 
 export { PetCatalog } from './application/pet-catalog';
-export type { PetCreated } from './application/pet-created.event';
-export type { PetStatusChanged } from './application/pet-status-changed.event';
+export type { PetCreated } from './domain/pet-created.event';
+export type { PetStatusChanged } from './domain/pet-status-changed.event';
 export { PetsModule };
 
 /** The pets feature as the application composes it: its routes under `/v1/pets`, and its table. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DomainEvents, UnitOfWork } from '@app/platform/ports';
+import { UnitOfWork } from '@app/platform/ports';
 import { PetCatalog } from './application/pet-catalog';
 import { PetsService } from './application/pets.service';
 import { PetRepository } from './domain/pet.repository';
@@ -16,14 +16,13 @@ import { SqlPetRepository } from './infrastructure/sql-pet.repository';
     { provide: PetRepository, useClass: SqlPetRepository },
     {
       provide: PetsService,
-      inject: [PetRepository, DomainEvents],
-      useFactory: (pets: PetRepository, events: DomainEvents) => new PetsService(pets, events),
+      inject: [PetRepository, UnitOfWork],
+      useFactory: (pets: PetRepository, unitOfWork: UnitOfWork) => new PetsService(pets, unitOfWork),
     },
     {
       provide: PetCatalog,
-      inject: [PetRepository, UnitOfWork, DomainEvents],
-      useFactory: (pets: PetRepository, unitOfWork: UnitOfWork, events: DomainEvents) =>
-        new PetCatalog(pets, unitOfWork, events),
+      inject: [PetRepository, UnitOfWork],
+      useFactory: (pets: PetRepository, unitOfWork: UnitOfWork) => new PetCatalog(pets, unitOfWork),
     },
   ],
   exports: [PetCatalog],

@@ -7,10 +7,7 @@ import { STORE_MIGRATIONS } from './infrastructure/migrations';
 import { OrderRecord } from './infrastructure/order.record';
 import { StoreModule } from './store.module';
 
-export type { OrderApproved } from './application/order-approved.event';
-export type { OrderCancelled } from './application/order-cancelled.event';
-export type { OrderDelivered } from './application/order-delivered.event';
-export type { OrderPlaced } from './application/order-placed.event';
+export type { OrderApproved, OrderCancelled, OrderDelivered, OrderPlaced } from './domain/order.events';
 
 /** The store as the application composes it: its routes under `/v1/store`, and its tables. */
 export const storeFeature = defineFeature({

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PetsModule } from '@app/pets';
-import { DomainEvents, UnitOfWork } from '@app/platform/ports';
+import { UnitOfWork } from '@app/platform/ports';
 import { InventoryService } from './application/inventory.service';
 import { OrdersService } from './application/orders.service';
 import { InventoryRepository } from './domain/inventory.repository';
@@ -26,9 +26,9 @@ import { SqlOrderRepository } from './infrastructure/sql-order.repository';
     { provide: InventoryRepository, useClass: SqlInventoryRepository },
     {
       provide: OrdersService,
-      inject: [OrderRepository, PetDirectory, UnitOfWork, DomainEvents],
-      useFactory: (orders: OrderRepository, pets: PetDirectory, unitOfWork: UnitOfWork, events: DomainEvents) =>
-        new OrdersService(orders, pets, unitOfWork, events),
+      inject: [OrderRepository, PetDirectory, UnitOfWork],
+      useFactory: (orders: OrderRepository, pets: PetDirectory, unitOfWork: UnitOfWork) =>
+        new OrdersService(orders, pets, unitOfWork),
     },
     {
       provide: InventoryService,

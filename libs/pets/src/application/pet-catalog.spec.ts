@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryUnitOfWork, RecordingDomainEvents } from '@app/platform/testing';
+import { InMemoryUnitOfWork } from '@app/platform/testing';
 import { InMemoryPetRepository } from '../domain/in-memory-pet.repository';
-import { NewPet } from '../domain/pet';
+import { Pet } from '../domain/pet';
 import { PetStatus } from '../domain/pet-status';
 import { PetCatalog } from './pet-catalog';
 
-function catalogOf(repository: InMemoryPetRepository) {
+function catalogOf(...pets: Pet[]) {
   const unitOfWork = new InMemoryUnitOfWork();
-  const events = new RecordingDomainEvents(unitOfWork);
-  return { catalog: new PetCatalog(repository, unitOfWork, events), events };
+  const repository = new InMemoryPetRepository(unitOfWork.saved);
+  repository.seed(...pets);
+  return { catalog: new PetCatalog(repository, unitOfWork), repository, unitOfWork };
 }
 
 const changed = (petId: bigint, from: string, to: string) => ({
@@ -20,9 +21,7 @@ const changed = (petId: bigint, from: string, to: string) => ({
 
 describe('PetCatalog', () => {
   it('tells whether a pet exists, and asks the store only for ids a pet can have', async () => {
-    const repository = new InMemoryPetRepository();
-    await repository.add(NewPet.create({ name: 'Rex', categoryId: 1 }));
-    const { catalog } = catalogOf(repository);
+    const { catalog, repository } = catalogOf(Pet.create({ name: 'Rex', categoryId: 1 }));
     expect(await catalog.exists(1n)).toBe(true);
     expect(await catalog.exists(2n)).toBe(false);
     expect(await catalog.exists(0n)).toBe(false);
@@ -32,11 +31,11 @@ describe('PetCatalog', () => {
   });
 
   it('reserves an available pet once, gives it back, sells a reserved one, and publishes each change once', async () => {
-    const repository = new InMemoryPetRepository();
-    await repository.add(NewPet.create({ name: 'Rex', categoryId: 1, status: PetStatus.Available }));
-    await repository.add(NewPet.create({ name: 'Tom', categoryId: 1, status: PetStatus.Sold }));
-    await repository.add(NewPet.create({ name: 'Kit', categoryId: 1 }));
-    const { catalog, events } = catalogOf(repository);
+    const { catalog, repository, unitOfWork } = catalogOf(
+      Pet.create({ name: 'Rex', categoryId: 1, status: PetStatus.Available }),
+      Pet.create({ name: 'Tom', categoryId: 1, status: PetStatus.Sold }),
+      Pet.create({ name: 'Kit', categoryId: 1 }),
+    );
     expect([await catalog.reserve(1n), await catalog.reserve(1n)]).toEqual([true, false]);
     expect((await repository.findById(1n))?.status).toBe(PetStatus.Pending);
     // Sold, without a status, no such pet, no id a pet can have: not available.
@@ -52,7 +51,7 @@ describe('PetCatalog', () => {
     expect(await catalog.sell(1n)).toBe(false);
     expect([await catalog.reserve(1n), await catalog.sell(1n), await catalog.sell(1n)]).toEqual([true, true, false]);
     expect((await repository.findById(1n))?.status).toBe(PetStatus.Sold);
-    expect(events.published).toEqual([
+    expect(unitOfWork.published).toEqual([
       changed(1n, 'available', 'pending'),
       changed(1n, 'pending', 'available'),
       changed(1n, 'available', 'pending'),

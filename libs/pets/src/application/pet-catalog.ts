@@ -1,8 +1,6 @@
-import type { DomainEvents, UnitOfWork } from '@app/platform/ports';
-import { isPetId } from '../domain/pet';
+import type { UnitOfWork } from '@app/platform/ports';
+import { isPetId, type Pet } from '../domain/pet';
 import { PetRepository } from '../domain/pet.repository';
-import { PetStatus } from '../domain/pet-status';
-import { petStatusChanged } from './pet-status-changed.event';
 
 /**
  * What other modules may ask of the catalogue, and nothing more: a narrow
@@ -16,7 +14,6 @@ export class PetCatalog {
   constructor(
     private readonly pets: PetRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly events: DomainEvents,
   ) {}
 
   /** Whether a pet with this id is in the catalogue. */
@@ -25,33 +22,32 @@ export class PetCatalog {
   }
 
   /**
-   * Reserves an available pet (available to pending): true for the one caller
-   * that reserved it, false when it is not available (taken meanwhile, never
-   * available, or no such pet). One conditional write, so two same-tick
-   * reservations never both win; inside a UnitOfWork it commits or is undone
-   * with the consumer's own writes (an order placed for it).
+   * Reserves an available pet (available to pending): true for the one caller that reserved it, false when it is
+   * not available (taken meanwhile, never available, or no such pet). Inside the consumer's unit of work it commits
+   * or is undone with the consumer's own writes (an order placed for it); of two same-tick reservations, one wins.
    */
   reserve(id: bigint): Promise<boolean> {
-    return this.change(id, PetStatus.Available, PetStatus.Pending);
+    return this.change(id, (pet) => pet.reserve());
   }
 
   /** Gives a reserved pet back (pending to available): true when this call did. */
   release(id: bigint): Promise<boolean> {
-    return this.change(id, PetStatus.Pending, PetStatus.Available);
+    return this.change(id, (pet) => pet.release());
   }
 
   /** Sells a reserved pet (pending to sold): true when this call did. */
   sell(id: bigint): Promise<boolean> {
-    return this.change(id, PetStatus.Pending, PetStatus.Sold);
+    return this.change(id, (pet) => pet.sell());
   }
 
-  /** The change and its `pets.pet-status-changed`, in the caller's unit of work (or one of their own): both or neither. */
-  private change(id: bigint, from: PetStatus, to: PetStatus): Promise<boolean> {
+  /** The pet's change, saved with its event in the caller's unit of work (or one of its own). */
+  private change(id: bigint, change: (pet: Pet) => boolean): Promise<boolean> {
     if (!isPetId(id)) return Promise.resolve(false);
     return this.unitOfWork.run(async () => {
-      const changed = await this.pets.changeStatus(id, from, to);
-      if (changed) await this.events.publish(petStatusChanged(id, from.value, to.value));
-      return changed;
+      const pet = await this.pets.findById(id);
+      if (!pet || !change(pet)) return false;
+      await this.pets.save(pet);
+      return true;
     });
   }
 }

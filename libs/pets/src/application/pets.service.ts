@@ -1,18 +1,12 @@
-import { NewPet, isPetId, type Pet } from '../domain/pet';
+import { pageOf, type Page, type PageRequest } from '@app/platform/domain';
+import type { UnitOfWork } from '@app/platform/ports';
+import { Pet, isPetId } from '../domain/pet';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { PetRepository } from '../domain/pet.repository';
 import { PetStatus } from '../domain/pet-status';
-import type { DomainEvents } from '@app/platform/ports';
-import { petCreated } from './pet-created.event';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
-
-export interface PetPage {
-  pets: Pet[];
-  /** The cursor of the next page, when there is one. */
-  nextAfter?: bigint;
-}
 
 export interface CreatePetCommand {
   name: string;
@@ -28,33 +22,28 @@ export interface CreatePetCommand {
 export class PetsService {
   constructor(
     private readonly pets: PetRepository,
-    private readonly events: DomainEvents,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /**
-   * One page of pets by ascending id, and the cursor of the next page when
-   * more pets match: the id of this page's last pet. Asking for one pet more
-   * than the page holds tells whether there is a next page.
-   */
-  async list(query: { status?: string; limit?: number; after?: bigint } = {}): Promise<PetPage> {
-    const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-    const found = await this.pets.list({
-      status: query.status === undefined ? undefined : PetStatus.from(query.status),
-      limit: limit + 1,
-      after: query.after ?? 0n,
-    });
-    const pets = found.slice(0, limit);
-    return { pets, nextAfter: found.length > limit ? pets[pets.length - 1].id : undefined };
+  /** One page of pets by ascending id, only those with `status` when given, and the cursor of the next page. */
+  async list(query: PageRequest & { status?: string } = {}): Promise<Page<Pet>> {
+    const status = query.status === undefined ? undefined : PetStatus.from(query.status);
+    return pageOf(query, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE }, (slice) =>
+      this.pets.list({ status, ...slice }),
+    );
   }
 
-  async create(command: CreatePetCommand): Promise<Pet> {
-    const pet = NewPet.create({
-      name: command.name,
-      categoryId: command.categoryId,
-      status: command.status === undefined ? undefined : PetStatus.from(command.status),
+  /** Adds a pet: it and its `pets.pet-created` commit together. */
+  create(command: CreatePetCommand): Promise<Pet> {
+    return this.unitOfWork.run(async () => {
+      const pet = Pet.create({
+        name: command.name,
+        categoryId: command.categoryId,
+        status: command.status === undefined ? undefined : PetStatus.from(command.status),
+      });
+      await this.pets.save(pet);
+      return pet;
     });
-    // The pet and its event commit together; a keyed create's transaction takes both in.
-    return this.events.publishWith(() => this.pets.add(pet), petCreated);
   }
 
   async get(id: bigint): Promise<Pet> {

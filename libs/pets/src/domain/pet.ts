@@ -1,5 +1,8 @@
+import { AggregateRoot } from '@app/platform/domain';
 import { InvalidPetError } from './pet.errors';
-import type { PetStatus } from './pet-status';
+import { petCreated } from './pet-created.event';
+import { PetStatus } from './pet-status';
+import { petStatusChanged } from './pet-status-changed.event';
 
 export const PET_NAME_MAX_LENGTH = 255;
 
@@ -53,54 +56,72 @@ export interface PetProps {
   status?: PetStatus;
 }
 
-/** A pet about to be added: its rules are checked, it has no identifier yet. */
-export class NewPet {
+/**
+ * A pet of the catalogue: an aggregate, identified by the id the database assigned (an int64 from 1, kept a `bigint`
+ * so that it stays exact past 2^53). Its changes of status are its own methods, each checking its rule and recording
+ * `pets.pet-status-changed`; its creation records `pets.pet-created`.
+ */
+export class Pet extends AggregateRoot {
+  #status: PetStatus | undefined;
+
   private constructor(
+    stored: { id: bigint; version: number } | undefined,
     readonly name: string,
     readonly categoryId: bigint,
-    readonly status: PetStatus | undefined,
-  ) {}
+    status: PetStatus | undefined,
+  ) {
+    super(stored);
+    this.#status = status;
+  }
 
-  /** `categoryId` as a request carried it: a `number` (exact below 2^53) or a `bigint`; an int64 either way. */
-  static create({ name, categoryId, status }: Omit<PetProps, 'categoryId'> & { categoryId: number | bigint }): NewPet {
+  /**
+   * A new pet, its rules checked (the name's, the category's range); `categoryId` as a request carried it: a
+   * `number` (exact below 2^53) or a `bigint`, an int64 either way. It has an id once its unit of work commits.
+   */
+  static create({ name, categoryId, status }: Omit<PetProps, 'categoryId'> & { categoryId: number | bigint }): Pet {
     const problem = petNameProblem(name);
     if (problem) throw new InvalidPetError(problem);
     const category =
       typeof categoryId === 'bigint' ? categoryId : Number.isSafeInteger(categoryId) ? BigInt(categoryId) : undefined;
     if (category === undefined || category < INT64_MIN || category > INT64_MAX)
       throw new InvalidPetError(CATEGORY_RULE);
-    return new NewPet(name, category, status);
-  }
-}
-
-/**
- * A pet of the catalogue, identified by the id the database assigned: an
- * int64 from 1, kept a `bigint` so that it stays exact past 2^53.
- */
-export class Pet {
-  private constructor(
-    readonly id: bigint,
-    readonly name: string,
-    readonly categoryId: bigint,
-    readonly status: PetStatus | undefined,
-  ) {}
-
-  /**
-   * The pet just added, with the id the database gave it. Nothing is checked
-   * here: the row is written, and a refusal now would answer 4xx for a pet
-   * that exists. Every rule was checked by `NewPet.create`, before the write.
-   */
-  static identified(id: bigint, pet: NewPet): Pet {
-    return new Pet(id, pet.name, pet.categoryId, pet.status);
+    const pet = new Pet(undefined, name, category, status);
+    pet.record(() => petCreated(pet));
+    return pet;
   }
 
   /**
-   * A pet as the catalogue stored it. Its rules were checked when it was
-   * added, and the table keeps them (NOT NULL columns, the status CHECK), so
-   * reading it back does not check them again on every row of every page.
+   * A pet as the catalogue stored it, at its row's version. Its rules were checked when it was added, and the table
+   * keeps them (NOT NULL columns, the status CHECK), so reading it back does not check them again on every row.
    */
-  static restore(id: bigint, { name, categoryId, status }: PetProps): Pet {
-    return new Pet(id, name, categoryId, status);
+  static restore(id: bigint, version: number, { name, categoryId, status }: PetProps): Pet {
+    return new Pet({ id, version }, name, categoryId, status);
+  }
+
+  get status(): PetStatus | undefined {
+    return this.#status;
+  }
+
+  /** Reserves it for an order (available to pending); false, and nothing changes, when it is not available. */
+  reserve(): boolean {
+    return this.move(PetStatus.Available, PetStatus.Pending);
+  }
+
+  /** Gives a reserved pet back (pending to available); false, and nothing changes, when it is not reserved. */
+  release(): boolean {
+    return this.move(PetStatus.Pending, PetStatus.Available);
+  }
+
+  /** Sells a reserved pet (pending to sold); false, and nothing changes, when it is not reserved. */
+  sell(): boolean {
+    return this.move(PetStatus.Pending, PetStatus.Sold);
+  }
+
+  private move(from: PetStatus, to: PetStatus): boolean {
+    if (this.#status !== from) return false;
+    this.#status = to;
+    this.record(() => petStatusChanged(this.id, from.value, to.value));
+    return true;
   }
 }
 

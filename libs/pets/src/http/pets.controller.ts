@@ -47,7 +47,7 @@ export class PetsController {
     if (page.nextAfter !== undefined) {
       setNextPageLink(reply, { limit: query.limit, status: query.status, after: page.nextAfter });
     }
-    return page.pets.map(toPetResponse);
+    return page.items.map(toPetResponse);
   }
 
   @Post()

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
 
 /**
  * The `pets` table: its model, which the migrations make exactly
@@ -22,4 +22,8 @@ export class PetRecord {
 
   @Column({ type: 'varchar', length: 16, nullable: true })
   status: string | null;
+
+  /** The row's version: 1 when added, one more at each change (the repository's save is guarded by it). */
+  @VersionColumn({ type: 'integer', default: 1 })
+  version: number;
 }

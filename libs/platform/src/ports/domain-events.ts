@@ -39,27 +39,11 @@ export interface Subscription<E extends DomainEvent = DomainEvent> {
 }
 
 /**
- * Domain events through a transactional outbox: the port application layers use, provided by `@app/events`.
- * docs/extending.md, "Reacting to another module".
+ * Domain events through a transactional outbox, provided by `@app/events`: a module subscribes to the events of others
+ * (and its own) here. It publishes none here: its aggregates record them, and the unit of work writes them with their
+ * change (docs/extending.md, "Reacting to another module").
  */
 export abstract class DomainEvents {
-  /**
-   * Records `event` in the transaction `UnitOfWork.run()` has open: committed with the change, or not at all. Outside
-   * a transaction it throws: an event that could commit without its change, or stay without it, is no fact.
-   */
-  abstract publish<E extends DomainEvent>(event: NewDomainEvent<E>): Promise<E>;
-
-  /**
-   * Runs `change`, code that makes one write (a repository's insert), and publishes the event `eventOf` makes of what
-   * it returns: committed together, or neither. Inside `UnitOfWork.run()` it is `change()` then `publish()`. Outside,
-   * it costs what the write alone costs where the database allows it (on SQLite the event rides the write's batch;
-   * decision 0030): so `change` makes exactly one write and nothing slow after it, and `eventOf` only builds the event.
-   */
-  abstract publishWith<T, E extends DomainEvent>(
-    change: () => Promise<T>,
-    eventOf: (result: T) => NewDomainEvent<E>,
-  ): Promise<T>;
-
   /** Adds a subscription; call it when the subscriber's module is created (before the application starts). */
   abstract subscribe<E extends DomainEvent>(subscription: Subscription<E>): void;
 }

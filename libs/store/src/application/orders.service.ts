@@ -1,47 +1,32 @@
-import type { DomainEvents, UnitOfWork } from '@app/platform/ports';
-import { NewOrder, isOrderId, type NewOrderProps, type Order } from '../domain/order';
-import {
-  OrderNotFoundError,
-  OrderUnexpectedStateError,
-  PetNotAvailableError,
-  UnknownPetError,
-} from '../domain/order.errors';
+import { pageOf, type Page, type PageRequest } from '@app/platform/domain';
+import type { UnitOfWork } from '@app/platform/ports';
+import { Order, isOrderId, type NewOrderProps } from '../domain/order';
+import { OrderNotFoundError, PetNotAvailableError, UnknownPetError } from '../domain/order.errors';
 import type { OrderRepository } from '../domain/order.repository';
-import { ORDER_STEPS, OrderStatus, type OrderStep } from '../domain/order-status';
+import { OrderStatus } from '../domain/order-status';
 import type { PetDirectory } from '../domain/pet-directory';
-import { orderEvent, type OrderEvent } from './order-event';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-export interface OrderPage {
-  orders: Order[];
-  /** The cursor of the next page, when there is one. */
-  nextAfter?: bigint;
-}
-
 /**
- * The store's use cases: an order's life, each step one unit of work with the pet's change and the step's event
- * (docs/extending.md, "Writing across modules"). Domain types in and out; plain TypeScript, built with `new`.
+ * The store's use cases: an order's life, each step one unit of work with the pet's change, the order's step and
+ * their events (docs/extending.md, "Writing across modules"). Domain types in and out; plain TypeScript, built with
+ * `new`.
  */
 export class OrdersService {
   constructor(
     private readonly orders: OrderRepository,
     private readonly pets: PetDirectory,
     private readonly unitOfWork: UnitOfWork,
-    private readonly events: DomainEvents,
   ) {}
 
   /** One page by ascending id, only orders with `status` when given, and the cursor of the next page. */
-  async list(query: { status?: string; limit?: number; after?: bigint } = {}): Promise<OrderPage> {
-    const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-    const found = await this.orders.list({
-      status: query.status === undefined ? undefined : OrderStatus.from(query.status),
-      limit: limit + 1,
-      after: query.after ?? 0n,
-    });
-    const orders = found.slice(0, limit);
-    return { orders, nextAfter: found.length > limit ? orders[orders.length - 1].id : undefined };
+  async list(query: PageRequest & { status?: string } = {}): Promise<Page<Order>> {
+    const status = query.status === undefined ? undefined : OrderStatus.from(query.status);
+    return pageOf(query, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE }, (slice) =>
+      this.orders.list({ status, ...slice }),
+    );
   }
 
   async get(id: bigint): Promise<Order> {
@@ -51,58 +36,54 @@ export class OrdersService {
   }
 
   /**
-   * Places an order: the pet goes from available to pending and the order is written, with `store.order-placed`, in
-   * one unit of work. Of two same-tick orders for one pet, one reserves it; the other is refused.
+   * Places an order: the pet goes from available to pending and the order is placed, in one unit of work. Of two
+   * same-tick orders for one pet, one reserves it; the other is refused.
    */
-  async place(props: NewOrderProps): Promise<Order> {
-    const order = NewOrder.create(props);
+  place(props: NewOrderProps): Promise<Order> {
     return this.unitOfWork.run(async () => {
+      const order = Order.place(props);
       if (!(await this.pets.reserve(order.petId))) {
         throw (await this.pets.exists(order.petId))
           ? new PetNotAvailableError(order.petId)
           : new UnknownPetError(order.petId);
       }
-      const placed = await this.orders.add(order);
-      await this.events.publish(orderEvent('store.order-placed', placed));
-      return placed;
+      await this.orders.save(order);
+      return order;
     });
   }
 
   /** placed → approved; the pet stays reserved. */
   approve(id: bigint): Promise<Order> {
-    return this.step(id, ORDER_STEPS.approve, 'store.order-approved');
+    return this.step(id, (order) => order.approve());
   }
 
   /** approved → delivered, and the pet is sold. */
   deliver(id: bigint): Promise<Order> {
-    return this.step(id, ORDER_STEPS.deliver, 'store.order-delivered', (order) => this.pets.sell(order.petId));
+    return this.step(id, async (order) => {
+      order.deliver();
+      await this.pets.sell(order.petId);
+    });
   }
 
   /** placed or approved → cancelled, and the pet is available again. */
   cancel(id: bigint): Promise<Order> {
-    return this.step(id, ORDER_STEPS.cancel, 'store.order-cancelled', (order) => this.pets.release(order.petId));
+    return this.step(id, async (order) => {
+      order.cancel();
+      await this.pets.release(order.petId);
+    });
   }
 
   /**
-   * Takes `step` with the pet's change and the step's event, in one unit of work. The order holds its pet pending
-   * from its placing to its delivery or cancellation, and only the order moves it, so the pet's change is made
-   * whenever the order's is.
+   * The order's step (its rule is the order's: 409 from a status that does not allow it) with the pet's change, in
+   * one unit of work. The order holds its pet pending from its placing to its delivery or cancellation, and only the
+   * order moves it, so the pet's change is made whenever the order's is.
    */
-  private step(
-    id: bigint,
-    step: OrderStep,
-    event: OrderEvent['name'],
-    petChange?: (order: Order) => Promise<boolean>,
-  ): Promise<Order> {
+  private step(id: bigint, change: (order: Order) => void | Promise<void>): Promise<Order> {
     return this.unitOfWork.run(async () => {
-      const moved = isOrderId(id) ? await this.orders.move(id, step) : undefined;
-      if (!moved) {
-        const order = await this.get(id);
-        throw new OrderUnexpectedStateError(order.id, order.status, step);
-      }
-      await petChange?.(moved);
-      await this.events.publish(orderEvent(event, moved));
-      return moved;
+      const order = await this.get(id);
+      await change(order);
+      await this.orders.save(order);
+      return order;
     });
   }
 }

@@ -1,5 +1,5 @@
-import type { NewOrder, Order } from './order';
-import type { OrderStatus, OrderStep } from './order-status';
+import type { Order } from './order';
+import type { OrderStatus } from './order-status';
 
 export interface OrderListQuery {
   status?: OrderStatus;
@@ -10,14 +10,12 @@ export interface OrderListQuery {
 
 /** The port to the orders. An abstract class, so that it is also the DI token. */
 export abstract class OrderRepository {
-  /** Stores the order, placed, and returns it with its new id. */
-  abstract add(order: NewOrder): Promise<Order>;
   abstract findById(id: bigint): Promise<Order | undefined>;
   /** Orders by ascending id after `after`, at most `limit`, only those with `status` when given (keyset, never OFFSET). */
   abstract list(query: OrderListQuery): Promise<Order[]>;
   /**
-   * Takes `step` if the order's status allows it now, in one conditional write: the order as it is after it for the
-   * one caller that moved it, undefined for every other (its status does not allow it, or no order has the id).
+   * Saves the order with the running unit of work: a new one is added (its id given as the unit commits), one read
+   * back is written if its row still has the version it was read at, with the events it recorded.
    */
-  abstract move(id: bigint, step: OrderStep): Promise<Order | undefined>;
+  abstract save(order: Order): Promise<void>;
 }

@@ -74,7 +74,7 @@ export class OrdersController {
     if (page.nextAfter !== undefined) {
       setNextPageLink(reply, { limit: query.limit, status: query.status, after: page.nextAfter });
     }
-    return page.orders.map(toOrderResponse);
+    return page.items.map(toOrderResponse);
   }
 
   @Post()

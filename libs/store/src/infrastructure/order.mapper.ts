@@ -1,5 +1,5 @@
 import { int64Of } from '@app/database';
-import { Order, type NewOrder } from '../domain/order';
+import { Order } from '../domain/order';
 import { OrderStatus } from '../domain/order-status';
 import type { OrderRecord } from './order.record';
 
@@ -7,7 +7,7 @@ import type { OrderRecord } from './order.record';
 export const OrderMapper = {
   /** A row as the repository reads it: its int64s as decimal text, read exactly (`int64Of`). */
   toDomain(record: OrderRecord): Order {
-    return Order.restore(int64Of(record.id), {
+    return Order.restore(int64Of(record.id), Number(record.version), {
       petId: int64Of(record.petId),
       quantity: Number(record.quantity),
       shipDate: record.shipDate === null ? undefined : new Date(Number(record.shipDate)),
@@ -16,7 +16,7 @@ export const OrderMapper = {
   },
 
   /** The columns of a new order, its int64 as decimal text. */
-  toRecord(order: NewOrder): Omit<OrderRecord, 'id' | 'status'> {
+  toRecord(order: Order): Omit<OrderRecord, 'id' | 'status' | 'version'> {
     return { petId: String(order.petId), quantity: order.quantity, shipDate: order.shipDate?.getTime() ?? null };
   },
 };

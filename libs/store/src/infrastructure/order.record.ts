@@ -1,4 +1,4 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
 
 /**
  * The `store_orders` table: its model, which the migrations make exactly (test/schema.e2e-spec.ts compares them on
@@ -24,4 +24,8 @@ export class OrderRecord {
 
   @Column({ type: 'varchar', length: 16 })
   status: string;
+
+  /** The row's version: 1 when placed, one more at each step (the repository's save is guarded by it). */
+  @VersionColumn({ type: 'integer', default: 1 })
+  version: number;
 }

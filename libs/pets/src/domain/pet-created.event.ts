@@ -1,6 +1,6 @@
-import type { DomainEvent, NewDomainEvent } from '@app/platform/ports';
-import type { Pet } from '../domain/pet';
-import type { PetStatusValue } from '../domain/pet-status';
+import type { DomainEvent, NewDomainEvent } from '@app/platform/domain';
+import type { Pet } from './pet';
+import type { PetStatusValue } from './pet-status';
 
 /**
  * A pet was added to the catalogue: published once per pet by every create, keyed or not, and never by a replay of

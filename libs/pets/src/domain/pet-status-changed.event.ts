@@ -1,5 +1,5 @@
-import type { DomainEvent, NewDomainEvent } from '@app/platform/ports';
-import type { PetStatusValue } from '../domain/pet-status';
+import type { DomainEvent, NewDomainEvent } from '@app/platform/domain';
+import type { PetStatusValue } from './pet-status';
 
 /**
  * A pet's status changed (`available` to `pending` when an order reserves it, back when it is released, `pending` to

@@ -1,5 +1,0 @@
-import type { DomainEvent } from '@app/platform/ports';
-import type { OrderEventPayload } from './order-event';
-
-/** An order was approved (its pet stays `pending`). A change of its payload's shape is a new version. */
-export type OrderApproved = DomainEvent<'store.order-approved', OrderEventPayload>;
