@@ -49,6 +49,45 @@ export const EARLY_EXIT_COMPARES = [
   },
 ];
 
+/**
+ * What a library keeps to itself, read or written from outside it: its underscored members (node-postgres'
+ * `_queryable`, Node's `socket._httpMessage`), TypeORM's query runner's transaction flags and its driver's pool and
+ * connections, node-postgres' connection's socket. A patch release may change any of them without a word; the
+ * service uses what the libraries offer (docs/decisions/0035).
+ */
+export const LIBRARY_PRIVATES = [
+  {
+    selector: "MemberExpression[computed=false][property.name=/^_/]:not([object.type='ThisExpression'])",
+    message: "A library's underscored member is its own: use what it offers, or measure and write a decision.",
+  },
+  {
+    selector: 'MemberExpression[computed=true][property.value=/^_/]',
+    message: "A library's underscored member is its own: use what it offers, or measure and write a decision.",
+  },
+  {
+    selector: 'TSPropertySignature[key.name=/^_/]',
+    message: "A type that reaches a library's underscored member: use what the library offers.",
+  },
+  {
+    selector:
+      ':matches(AssignmentExpression > MemberExpression.left, Property)' +
+      '[property.name=/^(isTransactionActive|transactionDepth|isReleased)$/], ' +
+      'Property[key.name=/^(isTransactionActive|transactionDepth|isReleased)$/]',
+    message:
+      "TypeORM's query runner keeps its transaction's state: begin, commit and roll back with its startTransaction(), " +
+      'commitTransaction() and rollbackTransaction().',
+  },
+  {
+    selector:
+      "MemberExpression[property.name=/^(master|slaves|queryRunner|databaseConnection)$/]:has(MemberExpression[property.name='driver'])",
+    message: "TypeORM's driver keeps its pool and connections: take a connection with a query runner's connect().",
+  },
+  {
+    selector: "MemberExpression[object.property.name='connection'][property.name='stream']",
+    message: "node-postgres' connection keeps its socket: use the client's query() and end().",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/'] },
   eslint.configs.recommended,
@@ -92,19 +131,26 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // The layer rules (.dependency-cruiser.cjs) see only imports whose path is written out.
-    rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS] },
+    // The layer rules (.dependency-cruiser.cjs) see only imports whose path is written out; no code reaches into a
+    // library's own state.
+    rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...LIBRARY_PRIVATES] },
   },
   {
     // And every route of the service states the scope a key needs for it (test/scopes.e2e-spec.ts reads them).
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES] },
+    rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...LIBRARY_PRIVATES, ...UNSCOPED_ROUTES] },
   },
   {
     // Where keys are checked, nothing compares bytes but in constant time.
     files: ['libs/auth/src/**/*.ts'],
     rules: {
-      'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES, ...EARLY_EXIT_COMPARES],
+      'no-restricted-syntax': [
+        'error',
+        ...COMPUTED_IMPORTS,
+        ...LIBRARY_PRIVATES,
+        ...UNSCOPED_ROUTES,
+        ...EARLY_EXIT_COMPARES,
+      ],
     },
   },
   prettier,

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import config, { COMPUTED_IMPORTS, EARLY_EXIT_COMPARES, UNSCOPED_ROUTES } from '../eslint.config.mjs';
+import config, { COMPUTED_IMPORTS, EARLY_EXIT_COMPARES, LIBRARY_PRIVATES, UNSCOPED_ROUTES } from '../eslint.config.mjs';
 import { COMPOSITION } from '../apps/petstore/src/composition';
 
 /**
@@ -103,7 +103,41 @@ describe('computed imports', () => {
     const rule = (config as Array<{ rules?: Record<string, unknown> }>).find(
       (entry) => entry.rules?.['no-restricted-syntax'],
     );
-    expect(rule?.rules?.['no-restricted-syntax']).toEqual(['error', ...COMPUTED_IMPORTS]);
+    expect(rule?.rules?.['no-restricted-syntax']).toEqual(['error', ...COMPUTED_IMPORTS, ...LIBRARY_PRIVATES]);
+  });
+});
+
+describe("a library's own state", () => {
+  it("is refused by ESLint: underscored members, TypeORM's runner flags and driver pool, node-postgres' socket", () => {
+    const file = resolve(FIXTURE, 'libs/shop/src/infrastructure/reaches-into-libraries.ts');
+    const messages = restrictedSyntax(readFileSync(file, 'utf8'), LIBRARY_PRIVATES);
+    const underscored =
+      "A library's underscored member is its own: use what it offers, or measure and write a decision.";
+    const typed = "A type that reaches a library's underscored member: use what the library offers.";
+    const flags =
+      "TypeORM's query runner keeps its transaction's state: begin, commit and roll back with its startTransaction(), " +
+      'commitTransaction() and rollbackTransaction().';
+    expect(messages.map(({ line, message }) => `${line}: ${message}`)).toEqual([
+      `6: ${underscored}`,
+      `6: ${typed}`,
+      "7: node-postgres' connection keeps its socket: use the client's query() and end().",
+      `8: ${flags}`,
+      `8: ${flags}`,
+      `9: ${flags}`,
+      `10: TypeORM's driver keeps its pool and connections: take a connection with a query runner's connect().`,
+      `11: ${underscored}`,
+    ]);
+  });
+
+  it('is refused in the whole tree by the lint gate', () => {
+    for (const glob of [undefined, 'libs/*/src/**/*.ts', 'libs/auth/src/**/*.ts']) {
+      const rule = glob
+        ? restrictedSyntaxIn(glob)
+        : (config as Array<{ files?: string[]; rules?: Record<string, unknown> }>).find(
+            (entry) => !entry.files && entry.rules?.['no-restricted-syntax'],
+          )?.rules?.['no-restricted-syntax'];
+      expect(rule).toEqual(expect.arrayContaining([...LIBRARY_PRIVATES]));
+    }
   });
 });
 
@@ -126,7 +160,12 @@ describe('routes that state no scope', () => {
   });
 
   it("are refused in the service's code by the lint gate, beside computed imports", () => {
-    expect(restrictedSyntaxIn('libs/*/src/**/*.ts')).toEqual(['error', ...COMPUTED_IMPORTS, ...UNSCOPED_ROUTES]);
+    expect(restrictedSyntaxIn('libs/*/src/**/*.ts')).toEqual([
+      'error',
+      ...COMPUTED_IMPORTS,
+      ...LIBRARY_PRIVATES,
+      ...UNSCOPED_ROUTES,
+    ]);
   });
 });
 
@@ -145,6 +184,7 @@ describe('comparisons of secrets', () => {
     expect(restrictedSyntaxIn('libs/auth/src/**/*.ts')).toEqual([
       'error',
       ...COMPUTED_IMPORTS,
+      ...LIBRARY_PRIVATES,
       ...UNSCOPED_ROUTES,
       ...EARLY_EXIT_COMPARES,
     ]);

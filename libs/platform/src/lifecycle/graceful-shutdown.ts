@@ -83,7 +83,7 @@ function closedWhenQuiet(connections: OpenConnections): Promise<void> {
       const now = Date.now();
       for (const socket of connections) {
         const quiet = now - connections.lastMovedAt(socket, now) >= QUIET_MS;
-        if (quiet && !OpenConnections.responseOn(socket)) connections.close(socket);
+        if (quiet && !connections.responseOn(socket)) connections.close(socket);
       }
       if (connections.size === 0) return resolve();
       setTimeout(sweep, SWEEP_MS);

@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What was last seen of a connection, to tell a quiet or stalled one from a busy one. */
@@ -8,6 +8,8 @@ interface Seen {
   moved: number;
   /** When `moved` last changed (or the connection opened). */
   at: number;
+  /** The response in progress on it: from its request's arrival until it is sent (or the connection closes). */
+  response?: ServerResponse;
 }
 
 const REGISTRIES = new WeakMap<Server, OpenConnections>();
@@ -24,6 +26,16 @@ export class OpenConnections implements Iterable<Socket> {
       const now = Date.now();
       this.open.set(socket, { openedAt: now, moved: 0, at: now });
       socket.once('close', () => this.open.delete(socket));
+    });
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const seen = this.open.get(request.socket);
+      if (!seen) return;
+      seen.response = response;
+      const done = () => {
+        if (seen.response === response) seen.response = undefined;
+      };
+      response.once('finish', done);
+      response.once('close', done);
     });
   }
 
@@ -65,8 +77,8 @@ export class OpenConnections implements Iterable<Socket> {
     socket.destroy();
   }
 
-  /** The response in progress on `socket`, if any (Node's HTTP server sets `_httpMessage` while one is). */
-  static responseOn(socket: Socket): ServerResponse | undefined {
-    return (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage ?? undefined;
+  /** The response in progress on `socket`, if any: its request has come, and its answer is not all sent. */
+  responseOn(socket: Socket): ServerResponse | undefined {
+    return this.open.get(socket)?.response;
   }
 }

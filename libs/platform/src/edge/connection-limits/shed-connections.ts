@@ -60,7 +60,7 @@ function shedIdleOrStalled(open: OpenConnections, keep: number): number {
   for (const socket of open) {
     const movedAt = open.lastMovedAt(socket, now);
     if (open.ageOf(socket, now) <= GRACE_MS) continue;
-    const response = OpenConnections.responseOn(socket);
+    const response = open.responseOn(socket);
     const waitingOnClient = socket.writableLength > 0 || response?.req?.complete === false;
     if (!response || (waitingOnClient && now - movedAt > GRACE_MS)) sheddable.push([socket, movedAt]);
   }
