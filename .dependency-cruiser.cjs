@@ -138,7 +138,11 @@ module.exports = {
       from: { path: '^libs/([^/]+)/', ...SOURCE },
       to: {
         path: '^libs/',
-        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/(domain|errors|ports|testing)/index\\.ts$'],
+        pathNot: [
+          '^libs/$1/',
+          '^libs/[^/]+/src/index\\.ts$',
+          '^libs/platform/src/(domain|errors|ports|testing)/index\\.ts$',
+        ],
       },
     },
     {

@@ -4,5 +4,6 @@ import type { Linter } from 'eslint';
 export declare const COMPUTED_IMPORTS: Array<{ selector: string; message: string }>;
 export declare const UNSCOPED_ROUTES: Array<{ selector: string; message: string }>;
 export declare const EARLY_EXIT_COMPARES: Array<{ selector: string; message: string }>;
+export declare const LIBRARY_PRIVATES: Array<{ selector: string; message: string }>;
 declare const config: Linter.Config[];
 export default config;

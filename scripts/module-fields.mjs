@@ -213,7 +213,6 @@ function tokensOf(field, one) {
     checkCall: `check${tokens.Field}(${field.name});`,
     changeGuard: `changes.${field.name} !== undefined`,
     keep: `changes.${field.name} ?? ${field.name}`,
-    changeFlag: '',
     responseEntry: `${field.name}: ${tokens.toResponse}`,
     ApiProperty: 'ApiProperty',
     responseMark: '',
@@ -239,8 +238,6 @@ function tokensOf(field, one) {
     recordType: `${tokens.recordType} | null`,
     fromRecord: unlessNull(tokens.fromRecord, `record.${field.name}`),
     toRecord: unlessNull(tokens.toRecord.replace('?.', '.'), value),
-    changeValue: tokens.changeValue.replace(`changes.${field.name} === undefined`, `changes.${field.name} == null`),
-    changeFlag: `, changes.${field.name} === undefined ? 0 : 1`,
     commandParam: `${field.name}?: ${tokens.commandType}`,
     changeType: `${tokens.commandType} | null`,
     checkCall: `if (${field.name} !== null) check${tokens.Field}(${field.name});`,
@@ -325,7 +322,6 @@ function kindTokensOf(field, one) {
       column: `CAST(${snake} AS TEXT) AS "${field.name}"`,
       fromRecord: `int64Of(record.${field.name})`,
       toRecord: `String(${one.camel}.${field.name})`,
-      changeValue: `changes.${field.name} === undefined ? null : String(changes.${field.name})`,
       commandParam: `${field.name}: number | bigint`,
       fromCommand: field.optional
         ? `command.${field.name} === undefined ? undefined : BigInt(command.${field.name})`
@@ -369,7 +365,6 @@ function kindTokensOf(field, one) {
     fromRecord: `${objectName}.from(record.${field.name})`,
     toRecord: `${one.camel}.${field.name}.value`,
     toResponse: `${one.camel}.${field.name}.value`,
-    changeValue: `changes.${field.name}?.value ?? null`,
     commandParam: `${field.name}${field.defaultValue ? '?' : ''}: string`,
     fromCommand:
       presence(field) === 'required'
@@ -390,7 +385,6 @@ function plainTokens(field, one, type) {
     fromRecord: `record.${field.name}`,
     toRecord: `${one.camel}.${field.name}`,
     toResponse: `${one.camel}.${field.name}`,
-    changeValue: `changes.${field.name} ?? null`,
     commandParam: `${field.name}: ${type}`,
     fromCommand: `command.${field.name}`,
     changeFromCommand: `command.${field.name}`,
@@ -435,26 +429,15 @@ function prose(fields) {
 
 /** `text` with its `<each field>` blocks and `__EACH(...)__` written for `fields` of the entity named `one`. */
 export function writeFields(text, fields, one) {
-  // The update's parameters: the id, then each field's value, and for an optional one whether it is set ($flag).
-  let next = 2;
-  const fieldTokens = fields.map((field, n) => {
-    const n1 = next++;
-    const flag = field.optional ? next++ : undefined;
-    const snake = words(field.name).join('_');
-    return {
-      field,
-      tokens: {
-        ...tokensOf(field, one),
-        // Its place among an insert's parameters.
-        n: String(n + 1),
-        n1: String(n1),
-        setClause:
-          flag === undefined
-            ? `${snake} = COALESCE($${n1}, ${snake})`
-            : `${snake} = CASE WHEN $${flag} = 1 THEN $${n1} ELSE ${snake} END`,
-      },
-    };
-  });
+  const fieldTokens = fields.map((field, n) => ({
+    field,
+    tokens: {
+      ...tokensOf(field, one),
+      // Its place among an insert's parameters, and among an update's (after the id and the version read).
+      n: String(n + 1),
+      n2: String(n + 3),
+    },
+  }));
   const ports = portsOf(fields);
   const inline = (line) =>
     line.replace(/__EACH(?::(\w+))?\((.*?)\)__/g, (_, kind, each) =>

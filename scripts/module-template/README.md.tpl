@@ -29,8 +29,10 @@ migration and the repository's statements, the DTOs.
 <!-- </delete> -->
 <!-- </sample> -->
 
-Ids are int64, exact over the whole range (decimal text in SQL, `bigint` in the code). The platform pieces it uses,
-and how to grow it: [`docs/extending.md`](../../docs/extending.md).
+Ids are int64, exact over the whole range (decimal text in SQL, `bigint` in the code). Each change is one unit of
+work: the __Thing__ (an aggregate) checks its rules and records `__things-kebab__.__thing-kebab__-created` (and
+`-changed` on a PATCH), payload `{__thing__Id}`, and its repository saves it, guarded by its row's `version`. The
+platform pieces it uses, and how to grow it: [`docs/extending.md`](../../docs/extending.md).
 
 ## Errors
 

@@ -264,7 +264,12 @@ describe('npm run generate:module', () => {
           const spans = receiver.spans().filter((span) => span.traceId === traceId);
           const root = spans.find((span) => span.parentSpanId === undefined)!;
           expect(root).toMatchObject({ name: request });
-          expect(spans.find((span) => span.name === statement)).toMatchObject({ parentSpanId: root.spanId });
+          // A read is the request's child; a unit of work's write, its transaction's, which is the request's.
+          const parent = spans.find(
+            (span) => span.spanId === spans.find(({ name }) => name === statement)?.parentSpanId,
+          );
+          if (statement.startsWith('SELECT')) expect(parent).toBe(root);
+          else expect(parent).toMatchObject({ name: 'transaction', parentSpanId: root.spanId });
         }
       } finally {
         service.kill('SIGKILL');
@@ -281,7 +286,7 @@ describe('npm run generate:module', () => {
     const files = readdirSync(join(copy, 'libs/widgets'), { recursive: true, encoding: 'utf8' }).sort();
     expect(files.filter((file) => /status|list-|query/.test(file))).toEqual([]);
     expect(readFileSync(join(copy, 'libs/widgets/src/domain/widget.ts'), 'utf8')).toContain(
-      'private constructor(readonly id: bigint) {}',
+      'private constructor(stored: { id: bigint; version: number } | undefined) {',
     );
     const controller = readFileSync(join(copy, 'libs/widgets/src/http/widgets.controller.ts'), 'utf8');
     expect(controller.match(/operationId: '\w+'/g)).toEqual([
@@ -363,10 +368,10 @@ describe('npm run generate:module', () => {
     );
     expect(create).toContain("@IsDefined({ message: 'priority is required' })");
     expect(read('README.md')).toContain('JSON `{title, state?, priority, note?, petId, seats, parentId?}`');
-    // An optional field is left out of an answer when absent, and a PATCH of null clears it.
+    // An optional field is left out of an answer when absent, and a PATCH of null clears it; a save writes every field.
     expect(read('src/http/dto/task.response.ts')).toContain('...(task.note === null ? {} : { note: task.note })');
     expect(read('src/infrastructure/sql-task.repository.ts')).toContain(
-      'note = CASE WHEN $6 = 1 THEN $5 ELSE note END',
+      "'UPDATE tasks SET title = $3, state = $4, priority = $5, note = $6, pet_id = $7, seats = $8, parent_id = $9, version = version + 1 ' +",
     );
     expect(read('src/infrastructure/sql-task.repository.ts')).toContain('CAST(pet_id AS TEXT) AS "petId"');
     // Nothing of the sample's fields is left.
@@ -394,9 +399,9 @@ describe('npm run generate:module', () => {
     const service = read('src/application/purchases.service.ts');
     expect(service).toContain(
       [
-        '    return this.unitOfWork.run(async () => {',
         '      await this.checkPetId(purchase.petId);',
-        '      return this.purchases.add(purchase);',
+        '      await this.purchases.save(purchase);',
+        '      return purchase;',
         '    });',
       ].join('\n'),
     );
@@ -542,46 +547,42 @@ describe('npm run generate:module', () => {
         'libs/reservations/src/application/reservations.service.ts',
         "import { ReservationNotFoundError } from '../domain/reservation.errors';",
         [
-          "import { UnitOfWork } from '@app/platform/ports';",
           "import { InvalidReservationError, ReservationNotFoundError } from '../domain/reservation.errors';",
           "import type { PetCatalogPort } from '../domain/pet-catalog.port';",
         ].join('\n'),
       );
       edit(
         'libs/reservations/src/application/reservations.service.ts',
-        '  constructor(private readonly reservations: ReservationRepository) {}',
-        [
-          '  constructor(',
-          '    private readonly reservations: ReservationRepository,',
-          '    private readonly pets: PetCatalogPort,',
-          '    private readonly unitOfWork: UnitOfWork,',
-          '  ) {}',
-        ].join('\n'),
+        '    private readonly reservations: ReservationRepository,\n',
+        '    private readonly reservations: ReservationRepository,\n    private readonly pets: PetCatalogPort,\n',
       );
       edit(
         'libs/reservations/src/application/reservations.service.ts',
-        'async create(command: { name: string; status?: string }): Promise<Reservation> {',
-        'async create(command: { name: string; status?: string; petId?: number | bigint }): Promise<Reservation> {',
+        'create(command: { name: string; status?: string }): Promise<Reservation> {',
+        'create(command: { name: string; status?: string; petId?: number | bigint }): Promise<Reservation> {',
       );
       edit(
         'libs/reservations/src/application/reservations.service.ts',
-        '    return this.reservations.add(reservation);',
+        '      await this.reservations.save(reservation);\n      return reservation;\n    });\n  }\n\n  /** Changes',
         [
-          '    return this.unitOfWork.run(async () => {',
-          '      const added = await this.reservations.add(reservation);',
-          '      // Refused after the reservation was stored: the reservation is undone with the transaction.',
+          '      await this.reservations.save(reservation);',
+          '      // Refused after the reservation was saved: nothing of the unit of work is written.',
           '      if (command.petId !== undefined && !(await this.pets.reserve(BigInt(command.petId)))) {',
           '        throw new InvalidReservationError(`pet ${command.petId} is not available`);',
           '      }',
-          '      return added;',
+          '      return reservation;',
           '    });',
+          '  }',
+          '',
+          '  /** Changes',
         ].join('\n'),
       );
       edit(
         'libs/reservations/src/reservations.module.ts',
         [
-          '      inject: [ReservationRepository],',
-          '      useFactory: (reservations: ReservationRepository) => new ReservationsService(reservations),',
+          '      inject: [ReservationRepository, UnitOfWork],',
+          '      useFactory: (reservations: ReservationRepository, unitOfWork: UnitOfWork) =>',
+          '        new ReservationsService(reservations, unitOfWork),',
         ].join('\n'),
         [
           '      inject: [ReservationRepository, PetCatalogPort, UnitOfWork],',
@@ -590,16 +591,10 @@ describe('npm run generate:module', () => {
         ].join('\n'),
       );
       edit(
-        'libs/reservations/src/reservations.module.ts',
-        "import { Module } from '@nestjs/common';",
-        "import { Module } from '@nestjs/common';\nimport { UnitOfWork } from '@app/platform/ports';",
-      );
-      edit(
         'libs/reservations/src/application/reservations.service.spec.ts',
-        '    service = new ReservationsService(repository);',
+        '    service = new ReservationsService(repository, unitOfWork);',
         [
           '    const pets = { reserve: async () => true } as unknown as PetCatalogPort;',
-          '    const unitOfWork = { run: <T>(work: () => Promise<T>) => work() };',
           '    service = new ReservationsService(repository, pets, unitOfWork);',
         ].join('\n'),
       );
@@ -636,7 +631,7 @@ describe('npm run generate:module', () => {
           '        message: `pet ${pet.body.id} is not available`,',
           '        status: 400,',
           '      });',
-          '      // The refused reservation was stored, then undone with the reservation that failed.',
+          '      // The refused reservation was never written: its unit of work failed before its commit.',
           "      expect((await t.http().get('/v1/shop/reservations').set(AUTH)).body).toEqual([kept.body]);",
           '      const reserved = await t.http().get(`/v1/pets/${pet.body.id}`).set(AUTH);',
           "      expect(reserved.body).toEqual({ ...pet.body, status: 'pending' });",

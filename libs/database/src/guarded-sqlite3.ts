@@ -6,6 +6,8 @@ type Callback = (this: unknown, error: Error | null, ...results: unknown[]) => v
 type Call = (sql: string, ...args: unknown[]) => sqlite3.Database;
 
 const BEGIN = /^\s*BEGIN\b/i;
+/** A deferred BEGIN, as TypeORM's startTransaction() sends it. */
+const DEFERRED_BEGIN = /^\s*BEGIN(\s+DEFERRED)?(\s+TRANSACTION)?\s*;?\s*$/i;
 /** What ends a transaction: COMMIT, END, or a ROLLBACK that is not `ROLLBACK TO` a savepoint. */
 const COMMIT = /^\s*(COMMIT|END)\b/i;
 const ROLLBACK = /^\s*ROLLBACK\b(?!\s+(TRANSACTION\s+)?TO\b)/i;
@@ -30,7 +32,8 @@ export type GuardedSqlite3 = typeof sqlite3 & { readonly writing: typeof sqlite3
  *   only at its last, so an acknowledged row would not yet be durable
  *   (decision 0009);
  * - its `writing` variant, for the one connection every write takes
- *   (SqliteWriteBatches), prepares each statement once and runs it again: one
+ *   (SqliteWriteBatches), begins its transactions IMMEDIATE (TypeORM's
+ *   startTransaction() sends a deferred BEGIN), and prepares each statement once and runs it again: one
  *   trip through libuv's thread pool per statement instead of two, and no
  *   finalize on the event loop (decision 0021). A statement sent while its
  *   prepared copies are all busy gets a copy of its own, so that the writes
@@ -75,7 +78,11 @@ function driverOf(fileGuard: SqliteFileGuard, reuseStatements: boolean): typeof 
         all: (sql: string, ...args: unknown[]) => {
           const commits = COMMIT.test(sql);
           track(sql);
-          return all(sql, ...(commits ? checkedBeforeReply(args, fileGuard) : args));
+          // The writing connection's transactions take the file's write lock as they begin (waiting for another
+          // process's through the busy timeout), not at their first write after a read, where SQLite would fail them
+          // at once (SQLITE_BUSY) rather than wait.
+          const begin = reuseStatements && DEFERRED_BEGIN.test(sql) ? 'BEGIN IMMEDIATE' : sql;
+          return all(begin, ...(commits ? checkedBeforeReply(args, fileGuard) : args));
         },
         // Steering statements, a few in one call (`BEGIN IMMEDIATE; INSERT ...`), without literals: split on `;`.
         exec: (sql: string, ...args: unknown[]) => {

@@ -141,8 +141,8 @@ export class SqliteWriteBatches {
       return settleAll(batch, outcome.status === 'rejected' ? rejected(unconfirmedIfUnknown(outcome.reason)) : outcome);
     }
     // TypeORM's runner begins, commits and rolls back the batch's transaction, so that its own calls in a job (a
-    // repository's save()) join it. Its BEGIN is DEFERRED: the first write takes the file's write lock (waiting
-    // DATABASE_TIMEOUT_MS for another process's, then failing the batch as unavailable).
+    // repository's save()) join it. The writing driver begins it IMMEDIATE (guarded-sqlite3.ts): it takes the write
+    // lock at the start, not on the first write, so the batch cannot fail half-way on it.
     await runner.startTransaction();
     const guard = new RollbackGuard(runner);
     try {

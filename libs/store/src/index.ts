@@ -7,7 +7,10 @@ import { STORE_MIGRATIONS } from './infrastructure/migrations';
 import { OrderRecord } from './infrastructure/order.record';
 import { StoreModule } from './store.module';
 
-export type { OrderApproved, OrderCancelled, OrderDelivered, OrderPlaced } from './domain/order.events';
+export type { OrderApproved } from './domain/order-approved.event';
+export type { OrderCancelled } from './domain/order-cancelled.event';
+export type { OrderDelivered } from './domain/order-delivered.event';
+export type { OrderPlaced } from './domain/order-placed.event';
 
 /** The store as the application composes it: its routes under `/v1/store`, and its tables. */
 export const storeFeature = defineFeature({

@@ -1,6 +1,7 @@
 import { AggregateRoot } from '@app/platform/domain';
 import { InvalidOrderError, OrderUnexpectedStateError } from './order.errors';
-import { orderEvent, type OrderEvent, type OrderPlaced } from './order.events';
+import { orderEvent, type OrderEvent } from './order-event';
+import type { OrderPlaced } from './order-placed.event';
 import { ORDER_STEPS, OrderStatus, type OrderStep } from './order-status';
 
 export const ORDER_QUANTITY_MAX = 100;

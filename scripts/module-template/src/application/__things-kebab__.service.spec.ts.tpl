@@ -7,9 +7,10 @@ import { __Thing____Field__ } from '../domain/__thing-kebab__-__field-kebab__';
 // </enum>
 // </each>
 // </sample>
+import type { __Thing__ } from '../domain/__thing-kebab__';
 import { InMemory__Thing__Repository } from '../domain/in-memory-__thing-kebab__.repository';
-// <refs>
 import { InMemoryUnitOfWork } from '@app/platform/testing';
+// <refs>
 // <each port>
 import { __Port__ } from '../domain/__port-kebab__.port';
 // </each>
@@ -36,31 +37,37 @@ __otherMethods__
 /** A create's command with the fields it needs (the others take their defaults), and the __thing_words__ it makes. */
 const COMMAND = { __EACH:required(__field__: __exampleJson__)__ };
 const MADE = { __EACH(__field__: __madeDomain__)__ };
+const stateOf = (__thing__: __Thing__) => ({ id: __thing__.id, __EACH(__field__: __thing__.__field__)__ });
 
 // </sample>
+// <bare>
+const stateOf = (__thing__: __Thing__) => ({ id: __thing__.id });
+
+// </bare>
 describe('__Things__Service', () => {
   let repository: InMemory__Thing__Repository;
-// <refs>
   let unitOfWork: InMemoryUnitOfWork;
-// </refs>
   let service: __Things__Service;
 
   beforeEach(() => {
-    repository = new InMemory__Thing__Repository();
+    unitOfWork = new InMemoryUnitOfWork();
+    repository = new InMemory__Thing__Repository(unitOfWork.saved);
 // <no refs>
-    service = new __Things__Service(repository);
+    service = new __Things__Service(repository, unitOfWork);
 // </no refs>
 // <refs>
-    unitOfWork = new InMemoryUnitOfWork();
     service = new __Things__Service(repository, __EACH:port(new Known__Refs__([1n, 2n]))__, unitOfWork);
 // </refs>
   });
 
 // <sample>
-  it('creates __a_thing__ of its fields, as value objects where they are closed', async () => {
+  it('creates __a_thing__ of its fields, as value objects where they are closed, with its event', async () => {
     const created = await service.create(COMMAND);
-    expect(created).toEqual({ id: 1n, ...MADE });
-    expect(repository.stored).toEqual([created]);
+    expect(stateOf(created)).toEqual({ id: 1n, ...MADE });
+    expect(repository.stored.map(stateOf)).toEqual([stateOf(created)]);
+    expect(unitOfWork.published).toEqual([
+      { name: '__things-kebab__.__thing-kebab__-created', version: 1, aggregateId: '1', payload: { __thing__Id: 1n } },
+    ]);
   });
 
   it.each([
@@ -94,7 +101,7 @@ describe('__Things__Service', () => {
 // <update>
     const created = await service.create(COMMAND);
     await expect(service.update(created.id, { __field__: 3 })).rejects.toThrow('__field__ 3 names no __ref_words__');
-    expect(repository.stored).toEqual([created]);
+    expect(repository.stored.map(stateOf)).toEqual([stateOf(created)]);
 // </update>
   });
 
@@ -103,9 +110,9 @@ describe('__Things__Service', () => {
   it('pages by ascending id, with the cursor of the next page while more follow', async () => {
     for (let n = 0; n < 3; n++) await service.create(COMMAND);
     const first = await service.list({ limit: 2 });
-    expect([first.__things__.map((__thing__) => __thing__.id), first.nextAfter]).toEqual([[1n, 2n], 2n]);
+    expect([first.items.map((__thing__) => __thing__.id), first.nextAfter]).toEqual([[1n, 2n], 2n]);
     const last = await service.list({ limit: 2, after: first.nextAfter });
-    expect([last.__things__.map((__thing__) => __thing__.id), last.nextAfter]).toEqual([[3n], undefined]);
+    expect([last.items.map((__thing__) => __thing__.id), last.nextAfter]).toEqual([[3n], undefined]);
   });
 // <update>
 
@@ -114,7 +121,7 @@ describe('__Things__Service', () => {
     let expected: Record<string, unknown> = { id: created.id, ...MADE };
 // <each field>
     expected = { ...expected, __field__: __otherDomain__ };
-    expect(await service.update(created.id, { __field__: __otherJson__ })).toEqual(expected);
+    expect(stateOf(await service.update(created.id, { __field__: __otherJson__ }))).toEqual(expected);
 // <string>
     await expect(service.update(created.id, { __field__: __wrongJson__ })).rejects.toThrow('__wrongWhy__');
 // </string>
@@ -141,9 +148,9 @@ describe('__Things__Service', () => {
 // <bare>
   it('creates __a_thing__ and gets it back', async () => {
     const created = await service.create();
-    expect(created).toEqual({ id: 1n });
-    expect(repository.stored).toEqual([created]);
-    expect(await service.get(1n)).toEqual(created);
+    expect(stateOf(created)).toEqual({ id: 1n });
+    expect(repository.stored.map(stateOf)).toEqual([stateOf(created)]);
+    expect(stateOf(await service.get(1n))).toEqual(stateOf(created));
   });
 // </bare>
 

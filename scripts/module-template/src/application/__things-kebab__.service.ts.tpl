@@ -1,13 +1,11 @@
 // <sample>
-import { New__Thing__, __Thing__, is__Thing__Id } from '../domain/__thing-kebab__';
+import { pageOf, type Page, type PageRequest } from '@app/platform/domain';
 // </sample>
-// <bare>
-import { New__Thing__, is__Thing__Id, type __Thing__ } from '../domain/__thing-kebab__';
-// </bare>
+import type { UnitOfWork } from '@app/platform/ports';
+import { __Thing__, is__Thing__Id } from '../domain/__thing-kebab__';
 import { __Thing__NotFoundError__EACH:ref(, Unknown__Thing____Ref__Error)__ } from '../domain/__thing-kebab__.errors';
 import type { __Thing__Repository } from '../domain/__thing-kebab__.repository';
 // <refs>
-import type { UnitOfWork } from '@app/platform/ports';
 // <each port>
 import type { __Port__ } from '../domain/__port-kebab__.port';
 // </each>
@@ -22,55 +20,44 @@ import { __Thing____Field__ } from '../domain/__thing-kebab__-__field-kebab__';
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-export interface __Things__Page {
-  __things__: __Thing__[];
-  /** The cursor of the next page, when there is one. */
-  nextAfter?: bigint;
-}
-
-/** The use cases the controller serves. Domain types in and out; plain TypeScript, built with `new`. */
+/**
+ * The use cases the controller serves, each change one unit of work: the __thing_words__ made or read, changed by its
+ * own methods, saved. Domain types in and out; plain TypeScript, built with `new`.
+ */
 // </sample>
 // <bare>
-/** The use cases: add, get. Domain types in and out; plain TypeScript, built with `new`. */
+/** The use cases: add (one unit of work), get. Domain types in and out; plain TypeScript, built with `new`. */
 // </bare>
 export class __Things__Service {
-// <no refs>
-  constructor(private readonly __things__: __Thing__Repository) {}
-// </no refs>
-// <refs>
   constructor(
     private readonly __things__: __Thing__Repository,
+// <refs>
 // <each port>
     private readonly __ref__: __Port__,
 // </each>
+// </refs>
     private readonly unitOfWork: UnitOfWork,
   ) {}
-// </refs>
 
 // <sample>
-  /**
-   * One page by ascending id, and the cursor of the next page when more follow: the id of this page's last
-   * __thing__. Asking for one more than the page holds tells whether there is a next page.
-   */
-  async list({ limit = DEFAULT_PAGE_SIZE, after = 0n }: { limit?: number; after?: bigint } = {}): Promise<__Things__Page> {
-    const size = Math.min(limit, MAX_PAGE_SIZE);
-    const found = await this.__things__.list({ limit: size + 1, after });
-    const __things__ = found.slice(0, size);
-    return { __things__, nextAfter: found.length > size ? __things__[__things__.length - 1].id : undefined };
+  /** One page by ascending id, and the cursor of the next page when more follow. */
+  list(query: PageRequest = {}): Promise<Page<__Thing__>> {
+    return pageOf(query, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE }, (slice) =>
+      this.__things__.list(slice),
+    );
   }
 
-  async create(command: { __EACH(__commandParam__)__ }): Promise<__Thing__> {
-    const __thing__ = New__Thing__.create({
-// <each field>
-      __field__: __fromCommand__,
-// </each>
-    });
-// <no refs>
-    return this.__things__.add(__thing__);
-// </no refs>
+  /** Adds __a_thing__: it and its event commit together. */
+  create(command: { __EACH(__commandParam__)__ }): Promise<__Thing__> {
 // <refs>
-    // What it names is asked in the unit of work that writes it: the check and the write see one state of the data.
+    // What it names is asked in the unit of work that writes it.
+// </refs>
     return this.unitOfWork.run(async () => {
+      const __thing__ = __Thing__.create({
+// <each field>
+        __field__: __fromCommand__,
+// </each>
+      });
 // <each field>
 // <ref>
 // <required>
@@ -81,34 +68,30 @@ export class __Things__Service {
 // </optional>
 // </ref>
 // </each>
-      return this.__things__.add(__thing__);
+      await this.__things__.save(__thing__);
+      return __thing__;
     });
-// </refs>
   }
 // <update>
 
-  /** Changes the fields given, every rule checked before the one write that applies them. */
-  async update(id: bigint, command: { __EACH(__field__?: __changeType__)__ }): Promise<__Thing__> {
-    const changes = __Thing__.checkChanges({
+  /** Changes the fields given, every rule checked by the __thing_words__ before its save. */
+  update(id: bigint, command: { __EACH(__field__?: __changeType__)__ }): Promise<__Thing__> {
+    return this.unitOfWork.run(async () => {
+      const __thing__ = await this.get(id);
+      const changes = {
 // <each field>
-      __field__: __changeFromCommand__,
+        __field__: __changeFromCommand__,
 // </each>
-    });
-// <no refs>
-    const updated = is__Thing__Id(id) ? await this.__things__.update(id, changes) : undefined;
-// </no refs>
-// <refs>
-    const updated = await this.unitOfWork.run(async () => {
+      };
 // <each field>
 // <ref>
       if (changes.__field__ != null) await this.check__Field__(changes.__field__);
 // </ref>
 // </each>
-      return is__Thing__Id(id) ? this.__things__.update(id, changes) : undefined;
+      __thing__.change(changes);
+      await this.__things__.save(__thing__);
+      return __thing__;
     });
-// </refs>
-    if (!updated) throw new __Thing__NotFoundError(id);
-    return updated;
   }
 // </update>
 // <delete>
@@ -120,8 +103,13 @@ export class __Things__Service {
 // </delete>
 // </sample>
 // <bare>
-  async create(): Promise<__Thing__> {
-    return this.__things__.add(New__Thing__.create());
+  /** Adds __a_thing__: it and its event commit together. */
+  create(): Promise<__Thing__> {
+    return this.unitOfWork.run(async () => {
+      const __thing__ = __Thing__.create();
+      await this.__things__.save(__thing__);
+      return __thing__;
+    });
   }
 // </bare>
 

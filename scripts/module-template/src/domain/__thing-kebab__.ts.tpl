@@ -1,3 +1,4 @@
+import { AggregateRoot } from '@app/platform/domain';
 // <sample>
 import { Invalid__Thing__Error } from './__thing-kebab__.errors';
 // <each field>
@@ -53,18 +54,31 @@ function check__Field__(__field__: number): void {
 /** The largest int64: ids are int64 by contract, kept `bigint`s so that they stay exact past 2^53. */
 const INT64_MAX = 2n ** 63n - 1n;
 
-/** __A_thing__ about to be added: its rules are checked, it has no identifier yet. */
-export class New__Thing__ {
-  private constructor(
+/**
+ * __A_thing__: an aggregate, identified by the id the database assigned (an int64 from 1). Its rules are checked by its
+ * factory and its methods, which record its events (`__things-kebab__.__thing-kebab__-created`, ...); its repository
+ * saves it with the unit of work, which writes them with it.
+ */
+export class __Thing__ extends AggregateRoot {
 // <sample>
-// <each field>
-    readonly __field__: __type__,
-// </each>
+  #state: { __EACH(__field__: __type__)__ };
 // </sample>
-  ) {}
+
+  private constructor(
+    stored: { id: bigint; version: number } | undefined,
+// <sample>
+    state: { __EACH(__field__: __type__)__ },
+// </sample>
+  ) {
+    super(stored);
+// <sample>
+    this.#state = state;
+// </sample>
+  }
 
 // <sample>
-  static create({ __EACH(__destructure__)__ }: { __EACH(__param__)__ }): New__Thing__ {
+  /** A new __thing_words__, its rules checked; it has an id once its unit of work commits. */
+  static create({ __EACH(__destructure__)__ }: { __EACH(__param__)__ }): __Thing__ {
 // <each field>
 // <string>
     __checkCall__
@@ -73,52 +87,42 @@ export class New__Thing__ {
     __checkCall__
 // </int>
 // </each>
-    return new New__Thing__(__EACH(__field__)__);
+    const __thing__ = new __Thing__(undefined, { __EACH(__field__)__ });
+    __thing__.recordStep('__things-kebab__.__thing-kebab__-created');
+    return __thing__;
   }
 // </sample>
 // <bare>
-  /** Its fields go here, and their rules (throw an Invalid__Thing__Error, from ./__thing-kebab__.errors, naming the field). */
-  static create(): New__Thing__ {
-    return new New__Thing__();
+  /** A new __thing_words__. Its fields go here, and their rules (throw an Invalid__Thing__Error, from ./__thing-kebab__.errors, naming the field). */
+  static create(): __Thing__ {
+    const __thing__ = new __Thing__(undefined);
+    __thing__.recordStep('__things-kebab__.__thing-kebab__-created');
+    return __thing__;
   }
 // </bare>
-}
 
-/** A stored __thing_words__, identified by the id the database assigned: an int64 from 1. */
-export class __Thing__ {
-  private constructor(
-    readonly id: bigint,
+  /** __A_thing__ as the table stored it, at its row's version: its rules were checked when it was written. */
+// <sample>
+  static restore(id: bigint, version: number, { __EACH(__field__)__ }: { __EACH(__field__: __type__)__ }): __Thing__ {
+    return new __Thing__({ id, version }, { __EACH(__field__)__ });
+  }
+// </sample>
+// <bare>
+  static restore(id: bigint, version: number): __Thing__ {
+    return new __Thing__({ id, version });
+  }
+// </bare>
 // <sample>
 // <each field>
-    readonly __field__: __type__,
+
+  get __field__(): __type__ {
+    return this.#state.__field__;
+  }
 // </each>
-// </sample>
-  ) {}
-
-  /**
-   * The __thing_words__ just added, with the id the database gave it. Nothing is checked here: the row is written, and a
-   * refusal now would answer 4xx for __a_thing__ that exists. Every rule was checked by `New__Thing__.create`.
-   */
-// <sample>
-  static identified(id: bigint, __thing__: New__Thing__): __Thing__ {
-    return new __Thing__(id, __EACH(__thing__.__field__)__);
-  }
-// </sample>
-// <bare>
-  static identified(id: bigint, _new__Thing__: New__Thing__): __Thing__ {
-    return new __Thing__(id);
-  }
-// </bare>
-
-  /** __A_thing__ as the table stored it: its rules were checked when it was written, so they are not checked again. */
-// <sample>
-  static restore(id: bigint, { __EACH(__field__)__ }: { __EACH(__field__: __type__)__ }): __Thing__ {
-    return new __Thing__(id, __EACH(__field__)__);
-  }
 // <update>
 
-  /** The changes a request asks for, checked before anything is written. */
-  static checkChanges(changes: __Thing__Changes): __Thing__Changes {
+  /** Changes the fields given (each left out keeps its value), every rule checked first; records the change. */
+  change(changes: __Thing__Changes): void {
 // <each field>
 // <string>
     if (__changeGuard__) check__Field__(changes.__field__);
@@ -127,15 +131,17 @@ export class __Thing__ {
     if (__changeGuard__) check__Field__(changes.__field__);
 // </int>
 // </each>
-    return changes;
+    const { __EACH(__field__)__ } = this.#state;
+    this.#state = { __EACH(__field__: __keep__)__ };
+    this.recordStep('__things-kebab__.__thing-kebab__-changed');
   }
 // </update>
 // </sample>
-// <bare>
-  static restore(id: bigint): __Thing__ {
-    return new __Thing__(id);
+
+  /** Records an event of its life: its id, made when the unit of work commits (a new one has its id by then). */
+  private recordStep(event: string): void {
+    this.record(() => ({ name: event, version: 1, aggregateId: String(this.id), payload: { __thing__Id: this.id } }));
   }
-// </bare>
 }
 
 /** Whether `id` can be __a_thing__'s: an int64 from 1 (any other is no __thing_words__'s, without asking the database). */

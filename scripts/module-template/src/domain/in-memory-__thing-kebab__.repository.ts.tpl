@@ -1,45 +1,46 @@
+import { __Thing__ } from './__thing-kebab__';
 // <sample>
-import { __Thing__, type New__Thing__, type __Thing__Changes } from './__thing-kebab__';
 import { __Thing__Repository, type __Thing__Page } from './__thing-kebab__.repository';
 // </sample>
 // <bare>
-import { __Thing__, type New__Thing__ } from './__thing-kebab__';
 import { __Thing__Repository } from './__thing-kebab__.repository';
 // </bare>
 
 /**
- * The __thing_words__ store in memory, for the unit tests of the application layer:
- * one implementation of the port, kept beside it, so that a method added to
- * the port is added here once rather than to a double in every spec.
+ * The __thing_words__ store in memory, for the unit tests of the application layer: one implementation of the port,
+ * kept beside it, so that a method added to the port is added here once rather than to a double in every spec. It
+ * keeps what it is given and no rule: the rules are the __Thing__'s. `saved` hears each __thing_words__ saved (the
+ * test's InMemoryUnitOfWork, which keeps the events of the units that commit).
  */
 export class InMemory__Thing__Repository extends __Thing__Repository {
   readonly stored: __Thing__[] = [];
   private lastId = 0n;
 
-  async add(__thing__: New__Thing__): Promise<__Thing__> {
-    const added = __Thing__.identified(++this.lastId, __thing__);
-    this.stored.push(added);
-    return added;
+  constructor(private readonly saved?: (__thing__: __Thing__) => void) {
+    super();
   }
 
   async findById(id: bigint): Promise<__Thing__ | undefined> {
-    return this.stored.find((__thing__) => __thing__.id === id);
+    const __thing__ = this.stored.find((candidate) => candidate.id === id);
+    return __thing__ && copyOf(__thing__);
   }
 
+  async save(__thing__: __Thing__): Promise<void> {
+    if (__thing__.isNew) __thing__.stored(++this.lastId, 1);
+    else __thing__.stored(__thing__.id, __thing__.version + 1);
+    const index = this.stored.findIndex((candidate) => candidate.id === __thing__.id);
+    if (index === -1) this.stored.push(copyOf(__thing__));
+    else this.stored[index] = copyOf(__thing__);
+    this.saved?.(__thing__);
+  }
 // <sample>
-  async list({ limit, after }: __Thing__Page): Promise<__Thing__[]> {
-    return this.stored.filter((__thing__) => __thing__.id > after).slice(0, limit);
-  }
-// <update>
 
-  async update(id: bigint, changes: __Thing__Changes): Promise<__Thing__ | undefined> {
-    const index = this.stored.findIndex((__thing__) => __thing__.id === id);
-    if (index === -1) return undefined;
-    const { __EACH(__field__)__ } = this.stored[index];
-    this.stored[index] = __Thing__.restore(id, { __EACH(__field__: __keep__)__ });
-    return this.stored[index];
+  async list({ limit, after }: __Thing__Page): Promise<__Thing__[]> {
+    return this.stored
+      .filter((__thing__) => __thing__.id > after)
+      .slice(0, limit)
+      .map(copyOf);
   }
-// </update>
 // <delete>
 
   async remove(id: bigint): Promise<boolean> {
@@ -49,4 +50,14 @@ export class InMemory__Thing__Repository extends __Thing__Repository {
   }
 // </delete>
 // </sample>
+}
+
+/** __A_thing__ as a read gives it: another object, as each read of a table gives one. */
+function copyOf(__thing__: __Thing__): __Thing__ {
+// <sample>
+  return __Thing__.restore(__thing__.id, __thing__.version, __thing__);
+// </sample>
+// <bare>
+  return __Thing__.restore(__thing__.id, __thing__.version);
+// </bare>
 }

@@ -74,7 +74,7 @@ export class __Things__Controller {
   ): Promise<__Thing__Response[]> {
     const page = await this.__things__.list(query);
     if (page.nextAfter !== undefined) setNextPageLink(reply, { limit: query.limit, after: page.nextAfter });
-    return page.__things__.map(to__Thing__Response);
+    return page.items.map(to__Thing__Response);
   }
 
 // </sample>

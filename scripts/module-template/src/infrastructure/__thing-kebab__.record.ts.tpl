@@ -1,8 +1,8 @@
 // <sample>
-import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
 // </sample>
 // <bare>
-import { Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
 // </bare>
 
 /**
@@ -39,4 +39,8 @@ export class __Thing__Record {
   __field__: __recordType__;
 // </each>
 // </sample>
+
+  /** The row's version: 1 when added, one more at each change (the repository's save is guarded by it). */
+  @VersionColumn({ type: 'integer', default: 1 })
+  version: number;
 }

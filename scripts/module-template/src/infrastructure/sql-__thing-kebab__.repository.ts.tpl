@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { SqlClient } from '@app/database';
+import type { __Thing__ } from '../domain/__thing-kebab__';
 // <sample>
-import { __Thing__, type New__Thing__, type __Thing__Changes } from '../domain/__thing-kebab__';
 import { __Thing__Repository, type __Thing__Page } from '../domain/__thing-kebab__.repository';
 // </sample>
 // <bare>
-import { __Thing__, type New__Thing__ } from '../domain/__thing-kebab__';
 import { __Thing__Repository } from '../domain/__thing-kebab__.repository';
 // </bare>
 import { __Thing__Mapper } from './__thing-kebab__.mapper';
@@ -17,16 +16,16 @@ import type { __Thing__Record } from './__thing-kebab__.record';
  * a bare `id` in ORDER BY would sort the text.
  */
 // <sample>
-const COLUMNS = 'CAST(id AS TEXT) AS id, __EACH(__column__)__';
+const COLUMNS = 'CAST(id AS TEXT) AS id, __EACH(__column__)__, version';
 // </sample>
 // <bare>
-const COLUMNS = 'CAST(id AS TEXT) AS id';
+const COLUMNS = 'CAST(id AS TEXT) AS id, version';
 // </bare>
 
 /**
  * The `__things_snake__` table, through the platform's SqlClient: statements written once for both databases
- * (`dialect`), each a span of the request's trace, joining the transaction a caller has open. Ids are bound as decimal
- * text, which both databases compare as the integer it spells.
+ * (`dialect`), each a span of the request's trace. A save is persisted with the unit of work, which writes it when it
+ * commits. Ids are bound as decimal text, which both databases compare as the integer it spells.
  */
 @Injectable()
 export class Sql__Thing__Repository extends __Thing__Repository {
@@ -42,10 +41,10 @@ export class Sql__Thing__Repository extends __Thing__Repository {
         `SELECT ${COLUMNS} FROM __things_snake__ WHERE __things_snake__.id > $1 ORDER BY __things_snake__.id LIMIT $2`,
       ),
 // <update>
-      // One conditional write: the row as it is after it, or no row when none has the id.
+      // Guarded by the version it was read at: of two writers who read the same __thing_words__, exactly one changes it.
       update: dialect.statement(
-        'UPDATE __things_snake__ SET __EACH(__setClause__)__ ' +
-          `WHERE __things_snake__.id = $1 RETURNING ${COLUMNS}`,
+        'UPDATE __things_snake__ SET __EACH(__field_snake__ = $__n2__)__, version = version + 1 ' +
+          'WHERE __things_snake__.id = $1 AND version = $2',
       ),
 // </update>
 // <delete>
@@ -59,20 +58,35 @@ export class Sql__Thing__Repository extends __Thing__Repository {
     };
   }
 
-  async add(__thing__: New__Thing__): Promise<__Thing__> {
+  async save(__thing__: __Thing__): Promise<void> {
+    this.db.persist(__thing__, () => {
 // <sample>
-    const { __EACH(__field__)__ } = __Thing__Mapper.toRecord(__thing__);
-    const result = await this.db.write(this.sql.insert, [__EACH(__field__)__]);
+// <update>
+      if (!__thing__.isNew) {
+        const { id, version } = __thing__;
+        const { __EACH(__field__)__ } = __Thing__Mapper.toRecord(__thing__);
+        return {
+          sql: this.sql.update,
+          parameters: [String(id), version, __EACH(__field__)__],
+          updated: () => __thing__.stored(id, version + 1),
+        };
+      }
+// </update>
+      const { __EACH(__field__)__ } = __Thing__Mapper.toRecord(__thing__);
+      return { sql: this.sql.insert, parameters: [__EACH(__field__)__], inserted: (id) => __thing__.stored(id, 1) };
 // </sample>
 // <bare>
-    const result = await this.db.write(this.sql.insert);
+      return { sql: this.sql.insert, parameters: [], inserted: (id) => __thing__.stored(id, 1) };
 // </bare>
-    return __Thing__.identified(this.db.dialect.insertedId(result), __thing__);
+    });
   }
 
-  async findById(id: bigint): Promise<__Thing__ | undefined> {
-    const [record] = await this.db.read<__Thing__Record>(this.sql.byId, [String(id)]);
-    return record ? __Thing__Mapper.toDomain(record) : undefined;
+  /** The __thing_words__, read once per unit of work. */
+  findById(id: bigint): Promise<__Thing__ | undefined> {
+    return this.db.readOnce(`__things_snake__:${id}`, async () => {
+      const [record] = await this.db.read<__Thing__Record>(this.sql.byId, [String(id)]);
+      return record ? __Thing__Mapper.toDomain(record) : undefined;
+    });
   }
 
 // <sample>
@@ -80,18 +94,6 @@ export class Sql__Thing__Repository extends __Thing__Repository {
     const records = await this.db.read<__Thing__Record>(this.sql.page, [String(after), limit]);
     return records.map(__Thing__Mapper.toDomain);
   }
-// <update>
-
-  async update(id: bigint, changes: __Thing__Changes): Promise<__Thing__ | undefined> {
-    const { rows } = await this.db.write(this.sql.update, [
-      String(id),
-// <each field>
-      __changeValue____changeFlag__,
-// </each>
-    ]);
-    return rows.length > 0 ? __Thing__Mapper.toDomain(rows[0] as unknown as __Thing__Record) : undefined;
-  }
-// </update>
 // <delete>
 
   async remove(id: bigint): Promise<boolean> {

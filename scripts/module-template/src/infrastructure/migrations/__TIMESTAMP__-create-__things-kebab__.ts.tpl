@@ -31,6 +31,8 @@ export class Create__Things____TIMESTAMP__ implements MigrationInterface {
 // </enum>
 // </each>
 // </sample>
+          // The row's version: a save is guarded by the one it read (__Thing__Record's @VersionColumn).
+          { name: 'version', type: 'integer', default: 1 },
         ],
 // <sample>
         checks: [

@@ -1,5 +1,9 @@
-import type { DomainEvent, NewDomainEvent } from '@app/platform/domain';
+import type { NewDomainEvent } from '@app/platform/domain';
 import type { Order } from './order';
+import type { OrderApproved } from './order-approved.event';
+import type { OrderCancelled } from './order-cancelled.event';
+import type { OrderDelivered } from './order-delivered.event';
+import type { OrderPlaced } from './order-placed.event';
 
 /** What every event of an order's life carries: the order as it is after the step. */
 export interface OrderEventPayload {
@@ -9,18 +13,6 @@ export interface OrderEventPayload {
   /** ISO 8601, UTC, milliseconds. */
   shipDate: string | null;
 }
-
-/**
- * An order was placed for a pet (the pet, reserved, is `pending`): recorded once per order, never by a replay of a
- * keyed request. A change of its payload's shape is a new version (so for each event here).
- */
-export type OrderPlaced = DomainEvent<'store.order-placed', OrderEventPayload>;
-/** An order was approved (its pet stays `pending`). */
-export type OrderApproved = DomainEvent<'store.order-approved', OrderEventPayload>;
-/** An order was delivered: its pet is `sold`. */
-export type OrderDelivered = DomainEvent<'store.order-delivered', OrderEventPayload>;
-/** An order was cancelled before it was delivered: its pet is `available` again. */
-export type OrderCancelled = DomainEvent<'store.order-cancelled', OrderEventPayload>;
 
 export type OrderEvent = OrderPlaced | OrderApproved | OrderDelivered | OrderCancelled;
 
