@@ -19,7 +19,7 @@ import type { GuardedSqlite3 } from './guarded-sqlite3';
 import { SqlDialect } from './sql-dialect';
 import { writeResultOf, type WriteResult } from './write-result';
 import { connect } from './connect';
-import { SqliteWriteBatches } from './sqlite-write-batches';
+import { SqliteWriteBatches, type Trailing } from './sqlite-write-batches';
 import { SqlSpans } from './sql-spans';
 import { DatabaseSettings } from './database.settings';
 import { TransactionFence } from './transaction-fence';
@@ -167,16 +167,58 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Inside a transaction: a unit of work's writes, in order, each told what it did; a guarded write that changed no row
-   * throws {@link ConcurrentChange}, and the transaction is undone.
+   * Commits a unit of work's writes, in order, each told what it did, and then `after`'s rows (its events: one
+   * statement, the rows given as a JSON array): all of it, or nothing. A guarded write that changed no row throws
+   * {@link ConcurrentChange}. Inside a transaction they are written into it; on SQLite the unit is one job of the
+   * write batches (its rows one statement with every other unit's of the batch); on PostgreSQL one READ COMMITTED
+   * transaction.
    */
-  async writeAll(writes: readonly UnitWrite[]): Promise<void> {
-    for (const write of writes) {
-      const result = await this.write(write.sql, write.parameters);
-      if ('inserted' in write) write.inserted(this.dialect.insertedId(result));
-      else if (result.changed === 1) write.updated();
-      else throw new ConcurrentChange(write.sql);
-    }
+  commitUnit(writes: readonly UnitWrite[], after?: Trailing): Promise<void> {
+    const writeAll = async (query: (sql: string, parameters: unknown[]) => Promise<WriteResult>) => {
+      for (const write of writes) {
+        const result = await query(write.sql, write.parameters);
+        if ('inserted' in write) write.inserted(this.dialect.insertedId(result));
+        else if (result.changed === 1) write.updated();
+        else throw new ConcurrentChange(write.sql);
+      }
+    };
+    const inOne = async () => {
+      await writeAll((sql, parameters) => this.write(sql, parameters));
+      const rows = after?.rows() ?? [];
+      if (rows.length > 0) await this.write(after!.sql, [JSON.stringify(rows)]);
+    };
+    if (this.inTransaction) return inOne();
+    if (this.isPostgres) return this.transaction(inOne, 'READ COMMITTED');
+    // SQLite: one job of the batch, its statements on the batch's connection as the job runs (in this request's
+    // trace, when tracing is on).
+    let batchRunner: QueryRunner | undefined;
+    const onBatch = (sql: string, parameters: unknown[]) => {
+      const query = async () => writeResultOf(await batchRunner!.query(sql, parameters, true));
+      return this.spans ? this.spans.statement(sql, query) : query();
+    };
+    // The rows made here, in the request's context (an event's trace parent), once the writes ran; a failure to make
+    // them is the batch's to answer, its writes having run (SqliteWriteBatches undoes it).
+    const run = async (): Promise<Trailing | undefined> => {
+      await writeAll(onBatch);
+      if (!after) return undefined;
+      try {
+        const rows = after.rows();
+        return { sql: after.sql, rows: () => rows };
+      } catch (error) {
+        return {
+          sql: after.sql,
+          rows: () => {
+            throw error;
+          },
+        };
+      }
+    };
+    const enqueue = (bound: () => Promise<Trailing | undefined>) =>
+      this.writes.unit((runner) => {
+        batchRunner = runner;
+        return bound();
+      }, writes.length > 1);
+    return (this.spans ? this.spans.transaction(run, enqueue) : enqueue(run)).then(() => undefined);
   }
 
   get isPostgres(): boolean {

@@ -1,13 +1,31 @@
 import type { Database } from 'sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { UnconfirmedWrite, WriteWaitedTooLong, isDatabaseUnavailable, isOutcomeUnknown } from './driver-errors';
+import {
+  BatchUndone,
+  UnconfirmedWrite,
+  WriteWaitedTooLong,
+  isDatabaseUnavailable,
+  isOutcomeUnknown,
+} from './driver-errors';
 import { interceptQueries } from './query-interceptor';
 import { TransactionAbandoned } from './transaction-fence';
 import { writeResultOf, type WriteResult } from './write-result';
 
-/** A write waiting for its turn: one statement, or a transaction's work. */
+/** A write waiting for its turn: one statement, a unit of work's writes, or a transaction's work. */
 type Write =
-  { statement: Statement; settle: Settle } | { work: (runner: QueryRunner) => Promise<unknown>; settle: Settle };
+  | { statement: Statement; settle: Settle }
+  | { unit: (runner: QueryRunner) => Promise<Trailing | undefined>; savepoint: boolean; settle: Settle }
+  | { work: (runner: QueryRunner) => Promise<unknown>; settle: Settle };
+
+/**
+ * Rows a unit of work writes after its own (its events), given as one JSON array of rows to `sql` (`$1`): the rows of
+ * every unit of a batch with the same `sql` are one statement.
+ */
+export interface Trailing {
+  readonly sql: string;
+  /** Made once the unit's writes ran (a new row's id is known then). */
+  readonly rows: () => unknown[][];
+}
 type Job = Write & {
   /** When it stops waiting for its batch (`performance.now()`), answered 503 if it has not begun by then. */
   expiresAt: number;
@@ -35,10 +53,14 @@ export const MAX_BATCH = 100;
  *
  * Inside a batch, the single statements are sent together and run side by
  * side (each is atomic by itself: SQLite undoes a failed one alone), then the
- * transactions run one after another, so that they are serializable: each
- * sees the writes before it and nothing of those after it. A transaction runs
- * inside a savepoint of its own: if its work fails, the savepoint is rolled
- * back and the others go on. No job's work runs twice.
+ * units of work one after another (several writes of one under a savepoint),
+ * then the rows the units made after their writes (their events), one
+ * statement for them all, then the transactions one after another, so that
+ * they are serializable: each sees the writes before it and nothing of those
+ * after it. A transaction runs inside a savepoint of its own: if its work
+ * fails, the savepoint is rolled back and the others go on. If the units'
+ * rows cannot be written, the batch is undone and every job answered so (503,
+ * to be sent again). No job's work runs twice.
  *
  * An error that may have made SQLite roll back the whole transaction by
  * itself (a full disk met as a large write spills the page cache, an I/O
@@ -77,6 +99,15 @@ export class SqliteWriteBatches {
 
   transaction<T>(work: () => Promise<T>): Promise<T> {
     return this.enqueue((settle) => ({ work: (runner) => this.inTransaction(runner, work), settle })) as Promise<T>;
+  }
+
+  /**
+   * A unit of work's writes (`run`, the platform's own statements: no fence), then the rows it makes (its events),
+   * which the batch writes with every other unit's in one statement: all of them commit, or none. `savepoint`: the
+   * unit has more than one write, undone together if one fails (a single write is undone alone by SQLite).
+   */
+  unit(run: (runner: QueryRunner) => Promise<Trailing | undefined>, savepoint: boolean): Promise<Trailing | undefined> {
+    return this.enqueue((settle) => ({ unit: run, savepoint, settle })) as Promise<Trailing | undefined>;
   }
 
   /** Writes queued or running, not answered yet (a lock held by another process shows here). */
@@ -146,9 +177,17 @@ export class SqliteWriteBatches {
     await runner.startTransaction();
     const guard = new RollbackGuard(runner);
     try {
-      const outcomes = await runBatch(batch, guard);
+      const { outcomes, undo } = await runBatch(batch, guard);
       const failure = guard.failure;
       if (failure) return settleEach(batch, await this.answersAfter(runner, failure, outcomes));
+      if (undo) {
+        // A unit's rows could not be written after its writes: nothing of the batch is kept, each job may be sent again.
+        await this.rollback(runner);
+        return settleEach(
+          batch,
+          outcomes.map((outcome) => (outcome.status === 'fulfilled' ? rejected(new BatchUndone()) : outcome)),
+        );
+      }
       const commit = await settled(runner.commitTransaction());
       if (commit.status === 'fulfilled') return settleEach(batch, outcomes);
       await this.rollback(runner);
@@ -219,7 +258,10 @@ export class SqliteWriteBatches {
  * waiting for the event loop between them, and the transactions, which must
  * see nothing of each other half done, then run alone.
  */
-async function runBatch(batch: Job[], guard: RollbackGuard): Promise<PromiseSettledResult<unknown>[]> {
+async function runBatch(
+  batch: Job[],
+  guard: RollbackGuard,
+): Promise<{ outcomes: PromiseSettledResult<unknown>[]; undo: boolean }> {
   const outcomes: PromiseSettledResult<unknown>[] = [];
   const statements: Array<Promise<void>> = [];
   batch.forEach((job, index) => {
@@ -229,12 +271,57 @@ async function runBatch(batch: Job[], guard: RollbackGuard): Promise<PromiseSett
   });
   await Promise.all(statements);
   guard.statementsEnded();
+  // The units one after another, then the rows they made, one statement per SQL text.
+  const trailing = new Map<string, unknown[][]>();
+  const made = { undo: false };
   for (const [index, job] of batch.entries()) {
-    if ('statement' in job) continue;
+    if (!('unit' in job)) continue;
     const failure = guard.failure;
-    outcomes[index] = failure ? rejected(failure.error) : await inSavepoint(guard.runner, job.work);
+    outcomes[index] = failure ? rejected(failure.error) : await unitOf(guard.runner, job, trailing, made);
   }
-  return outcomes;
+  let undo = made.undo;
+  for (const [sql, rows] of trailing) {
+    if (guard.failure) break;
+    const written = await settled(guard.runner.query(sql, [JSON.stringify(rows)], true));
+    undo ||= written.status === 'rejected';
+  }
+  for (const [index, job] of batch.entries()) {
+    if (!('work' in job)) continue;
+    const failure = guard.failure;
+    if (undo) outcomes[index] = rejected(new BatchUndone());
+    else outcomes[index] = failure ? rejected(failure.error) : await inSavepoint(guard.runner, job.work);
+  }
+  return { outcomes, undo };
+}
+
+/**
+ * A unit of work's writes, undone if they fail (under a savepoint when there are several), and the rows it makes
+ * after them kept for the batch's statement. Rows that cannot be made undo the batch (`made.undo`): its writes ran.
+ */
+async function unitOf(
+  runner: QueryRunner,
+  job: { unit: (runner: QueryRunner) => Promise<Trailing | undefined>; savepoint: boolean },
+  trailing: Map<string, unknown[][]>,
+  made: { undo: boolean },
+): Promise<PromiseSettledResult<unknown>> {
+  if (job.savepoint) await control(runner, 'SAVEPOINT job');
+  const outcome = await settled(job.unit(runner));
+  if (outcome.status === 'rejected') {
+    if (job.savepoint && !isDatabaseUnavailable(outcome.reason)) await control(runner, 'ROLLBACK TO job');
+    return outcome;
+  }
+  const after = outcome.value;
+  if (!after) return outcome;
+  try {
+    const rows = after.rows();
+    const kept = trailing.get(after.sql);
+    if (kept) kept.push(...rows);
+    else if (rows.length > 0) trailing.set(after.sql, rows);
+  } catch (error) {
+    made.undo = true;
+    return rejected(error);
+  }
+  return outcome;
 }
 
 /**

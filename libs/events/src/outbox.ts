@@ -41,13 +41,17 @@ export class Outbox extends DomainEvents {
     if (!this.db.inTransaction) {
       throw new Error(`${events[0]?.name} published outside a transaction: events commit with their change`);
     }
-    const recorded = events.map((event) => this.recorded(event));
-    if (recorded.length === 1) await this.db.write(this.statements.publish, this.rowOf(recorded[0]));
-    else if (recorded.length > 1) {
-      await this.db.write(this.statements.publishRows, [JSON.stringify(recorded.map((event) => this.rowOf(event)))]);
-    }
+    const { recorded, rows } = this.rowsOf(events);
+    if (rows.length === 1) await this.db.write(this.statements.publish, rows[0]);
+    else if (rows.length > 1) await this.db.write(this.statements.publishRows, [JSON.stringify(rows)]);
     this.db.onCommit(() => this.committed(recorded));
     return recorded;
+  }
+
+  /** `events` as recorded (an id and a time each) and as the outbox's rows (`publish`'s parameters). */
+  rowsOf(events: readonly NewDomainEvent[]): { recorded: DomainEvent[]; rows: unknown[][] } {
+    const recorded = events.map((event) => this.recorded(event));
+    return { recorded, rows: recorded.map((event) => this.rowOf(event)) };
   }
 
   /**
@@ -90,8 +94,8 @@ export class Outbox extends DomainEvents {
     ];
   }
 
-  /** After the commit of a transaction that published `events`. */
-  private committed(events: readonly DomainEvent[]): void {
+  /** After the commit of a transaction that published `events`: counted, and whoever waits for them told. */
+  committed(events: readonly DomainEvent[]): void {
     for (const { name } of events) {
       this.published?.inc({ event: name });
       for (const listener of this.listeners) listener(name);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PendingUnit, SqlClient } from '@app/database';
-import { UnitOfWork } from '@app/platform/ports';
+import { UnitOfWork, type DomainEvent } from '@app/platform/ports';
 import { Outbox } from './outbox';
 import { PENDING_ID } from './outbox-statements';
 
@@ -48,16 +48,21 @@ export class OutboxUnitOfWork extends UnitOfWork {
     const writes = unit.writes();
     // Nothing saved: nothing to write (an aggregate's events are written with its row, never without it).
     if (writes.length === 0) return;
-    // Made anew by each attempt of the transaction (after its writes: a new aggregate has its id), cleared once committed.
+    // Made after the writes (a new aggregate has its id then), anew by each attempt; cleared once committed.
     const events = () => [...unit.sources].flatMap((source) => source.recordedEvents());
     const [first] = writes;
     if (this.db.isPostgres && !this.db.inTransaction && writes.length === 1 && 'inserted' in first) {
       await this.outbox.insertWithEvents(first, events, PENDING_ID);
     } else {
-      await this.db.transaction(async () => {
-        await this.db.writeAll(writes);
-        await this.outbox.publish(...events());
-      }, 'READ COMMITTED');
+      let recorded: DomainEvent[] = [];
+      const rows = () => {
+        const made = this.outbox.rowsOf(events());
+        recorded = made.recorded;
+        return made.rows;
+      };
+      await this.db.commitUnit(writes, { sql: this.outbox.statements.publishRows, rows });
+      if (this.db.inTransaction) this.db.onCommit(() => this.outbox.committed(recorded));
+      else this.outbox.committed(recorded);
     }
     for (const source of unit.sources) source.clearEvents();
   }
