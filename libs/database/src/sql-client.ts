@@ -3,6 +3,7 @@ import { Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } f
 import { OPEN_FULLMUTEX, OPEN_READWRITE } from 'sqlite3';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Client } from 'pg';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import {
   DataSource,
   QueryFailedError,
@@ -240,9 +241,10 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * PostgreSQL, outside a transaction: the statement on a pooled connection (a query runner's: node-postgres' client,
-   * which `connect()` hands out), prepared there by name the first time (parsed and planned once per connection, not
-   * on every call). A failure is TypeORM's QueryFailedError, as from a runner's query().
+   * PostgreSQL, outside a transaction: the statement on a connection of the pool (TypeORM's driver's
+   * `obtainMasterConnection()`, no query runner around it), prepared there by name the first time (parsed and planned
+   * once per connection, not on every call). A failure is TypeORM's QueryFailedError, as from a runner's query(); a
+   * connection whose answer was lost goes back to the pool as failed, which drops it.
    */
   private async pooled<T>(sql: string, parameters: unknown[]): Promise<T[]> {
     let name = this.names.get(sql);
@@ -250,15 +252,26 @@ export class SqlClient implements OnModuleInit, OnApplicationShutdown {
       name = `petstore_${this.names.size}`;
       this.names.set(sql, name);
     }
-    const runner = this.dataSource.createQueryRunner();
+    let connection: [Client, (failed?: unknown) => void];
     try {
-      const client = (await runner.connect()) as Client;
-      return (await client.query({ name, text: sql, values: parameters })).rows as T[];
+      connection = (await (this.dataSource.driver as PostgresDriver).obtainMasterConnection()) as typeof connection;
     } catch (error) {
-      await discardIfLost(runner, error);
-      throw error instanceof QueryFailedError ? error : new QueryFailedError(sql, parameters, error as Error);
-    } finally {
-      await runner.release();
+      throw new QueryFailedError(sql, parameters, error as Error);
+    }
+    const [client, release] = connection;
+    // A checked-out client emits its connection's failure itself (the query then fails too): heard, not unhandled.
+    const lost = (): void => undefined;
+    client.on('error', lost);
+    try {
+      const { rows } = await client.query({ name, text: sql, values: parameters });
+      client.removeListener('error', lost);
+      release();
+      return rows as T[];
+    } catch (error) {
+      client.removeListener('error', lost);
+      const failure = new QueryFailedError(sql, parameters, error as Error);
+      release(isOutcomeUnknown(failure) ? error : undefined);
+      throw failure;
     }
   }
 

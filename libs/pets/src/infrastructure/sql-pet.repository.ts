@@ -21,7 +21,7 @@ const COLUMNS = 'CAST(id AS TEXT) AS id, name, CAST(category_id AS TEXT) AS "cat
 @Injectable()
 export class SqlPetRepository extends PetRepository {
   private readonly sql: { insert: string; update: string; byId: string; all: string; byStatus: string };
-  /** The status each pet read here had in its row: its save is guarded by it too (see `update`). */
+  /** The status each pet findById() read had in its row: its save is guarded by it too (see `update`). */
   private readonly readStatus = new WeakMap<Pet, string | null>();
 
   constructor(private readonly db: SqlClient) {
@@ -52,7 +52,7 @@ export class SqlPetRepository extends PetRepository {
       }
       const { id, version } = pet;
       if (!this.readStatus.has(pet))
-        throw new Error(`pet ${id} saved without being read here: read it, then change it`);
+        throw new Error(`pet ${id} saved without being read by findById(): read it so, then change it`);
       return {
         sql: this.sql.update,
         parameters: [String(id), version, pet.status?.value ?? null, this.readStatus.get(pet)],
@@ -73,7 +73,8 @@ export class SqlPetRepository extends PetRepository {
     const rows = status
       ? await this.db.read<PetRecord>(this.sql.byStatus, [status.value, String(after), limit])
       : await this.db.read<PetRecord>(this.sql.all, [String(after), limit]);
-    return rows.map((row) => this.restored(row));
+    // Read for a page, not to be changed: kept nowhere (a change reads its pet with findById()).
+    return rows.map(PetMapper.toDomain);
   }
 
   private restored(record: PetRecord): Pet {

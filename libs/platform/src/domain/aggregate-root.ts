@@ -13,7 +13,8 @@ import type { NewDomainEvent } from '../ports/domain-events';
 export abstract class AggregateRoot {
   #id?: bigint;
   #version: number;
-  readonly #recorded: Array<() => NewDomainEvent> = [];
+  /** Made at the first event: an aggregate read for a list records none, and costs no array. */
+  #recorded?: Array<() => NewDomainEvent>;
 
   /** @param stored the row's id and version, when the aggregate is read back; none for a new one. */
   protected constructor(stored?: { id: bigint; version: number }) {
@@ -44,7 +45,7 @@ export abstract class AggregateRoot {
    * database gave a new aggregate its id, so it may read `this.id`.
    */
   protected record(event: () => NewDomainEvent): void {
-    this.#recorded.push(event);
+    (this.#recorded ??= []).push(event);
   }
 
   /**
@@ -52,12 +53,12 @@ export abstract class AggregateRoot {
    * work makes them once its row is written (a new aggregate has its id by then), and clears them once committed.
    */
   recordedEvents(): NewDomainEvent[] {
-    return this.#recorded.map((event) => event());
+    return this.#recorded?.map((event) => event()) ?? [];
   }
 
   /** Forgets the events recorded: they were committed. */
   clearEvents(): void {
-    this.#recorded.length = 0;
+    this.#recorded = undefined;
   }
 
   /** Called by its repository as its row is written: the id the database gave a new one, and the row's new version. */

@@ -22,7 +22,7 @@ const COLUMNS =
 @Injectable()
 export class SqlOrderRepository extends OrderRepository {
   private readonly sql: { insert: string; update: string; byId: string; all: string; byStatus: string };
-  /** The status each order read here had in its row: its save is guarded by it too (see `update`). */
+  /** The status each order findById() read had in its row: its save is guarded by it too (see `update`). */
   private readonly readStatus = new WeakMap<Order, string>();
 
   constructor(private readonly db: SqlClient) {
@@ -57,7 +57,7 @@ export class SqlOrderRepository extends OrderRepository {
       const { id, version } = order;
       const readStatus = this.readStatus.get(order);
       if (readStatus === undefined) {
-        throw new Error(`order ${id} saved without being read here: read it, then change it`);
+        throw new Error(`order ${id} saved without being read by findById(): read it so, then change it`);
       }
       return {
         sql: this.sql.update,
@@ -79,7 +79,8 @@ export class SqlOrderRepository extends OrderRepository {
     const records = status
       ? await this.db.read<OrderRecord>(this.sql.byStatus, [status.value, String(after), limit])
       : await this.db.read<OrderRecord>(this.sql.all, [String(after), limit]);
-    return records.map((record) => this.restored(record));
+    // Read for a page, not to be changed: kept nowhere (a change reads its order with findById()).
+    return records.map(OrderMapper.toDomain);
   }
 
   private restored(record: OrderRecord): Order {
