@@ -7,7 +7,7 @@
  * (scripts/check-architecture.mjs) runs it; test/architecture.spec.ts proves
  * each rule fires on a broken fixture tree.
  */
-const { existsSync, readFileSync, readdirSync } = require('node:fs');
+const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
 const SOURCE = { pathNot: ['\\.spec\\.ts$', '\\.e2e-spec\\.ts$', '^libs/[^/]+/test/'] };
@@ -19,55 +19,30 @@ const PLATFORM_PLAIN =
   '^libs/platform/src/(errors/(index|app-error)|domain/(index|aggregate-root|page)|ports/(index|unit-of-work|domain-events))\\.ts$';
 
 /**
- * The modules under `libs/` (of the tree being cruised), the modules each
- * declares it depends on, in its `module.json`
- * (`{ "kind": "feature", "dependsOn": ["pets"] }`), and its kind: a
- * capability library (the database, idempotency, auth), which features use
- * and which uses no feature, or a feature, which serves routes.
- * scripts/check-architecture.mjs, which runs this cruise, also checks that
- * every module it declares is used, and the composition against these files.
+ * The modules under `libs/` (of the tree being cruised) that are features: those that serve routes, with a controller
+ * in their `src/http/`. The others are capability libraries (the database, idempotency, auth), which features use and
+ * which use no feature. A library's Nest module imports the modules it depends on; the cruise holds their imports to
+ * the rules below.
  */
-function declaredModules() {
+function features() {
   const libs = join(process.cwd(), 'libs');
-  const names = readdirSync(libs, { withFileTypes: true })
+  return readdirSync(libs, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name !== 'platform')
-    .map((entry) => entry.name);
-  return names.map((name) => {
-    const file = join(libs, name, 'module.json');
-    const { kind, dependsOn = [] } = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-    if (kind !== 'capability' && kind !== 'feature') {
-      throw new Error(`libs/${name}/module.json must say its "kind": "capability" or "feature"`);
-    }
-    for (const other of dependsOn) {
-      if (!names.includes(other)) throw new Error(`libs/${name}/module.json depends on "${other}": no such module`);
-    }
-    return { name, dependsOn, capability: kind === 'capability' };
-  });
+    .map((entry) => entry.name)
+    .filter((name) => {
+      const http = join(libs, name, 'src/http');
+      return existsSync(http) && readdirSync(http).some((file) => file.endsWith('.controller.ts'));
+    });
 }
 
-const MODULES = declaredModules();
-const CAPABILITIES = MODULES.filter((module) => module.capability).map((module) => module.name);
-
-/**
- * One rule per module: it imports another module only if it declares it depends on it. A type-only import needs no
- * declaration, as it never runs: scripts/check-architecture.mjs holds those to another module's event types.
- */
-const declaredDependencies = MODULES.map(({ name, dependsOn }) => ({
-  name: 'modules-use-only-what-they-declare',
-  comment: `libs/${name} imports only the modules its module.json lists in dependsOn (${dependsOn.join(', ') || 'none'}).`,
-  severity: 'error',
-  from: { path: `^libs/${name}/`, ...SOURCE },
-  to: {
-    path: '^libs/',
-    pathNot: [`^libs/(${[name, 'platform', ...dependsOn].join('|')})/`],
-    dependencyTypesNot: ['type-only'],
-  },
-}));
+const LIBRARIES = readdirSync(join(process.cwd(), 'libs')).filter((name) => name !== 'platform');
+const FEATURES = features();
+const CAPABILITIES = LIBRARIES.filter((name) => !FEATURES.includes(name));
 
 /** One rule per capability library: it imports the platform core and other capabilities, never a feature. */
 const capabilitiesKnowNoFeature = CAPABILITIES.map((name) => ({
   name: 'capabilities-know-no-feature',
-  comment: `libs/${name} is a capability: it imports the platform core and other capabilities, and no feature module.`,
+  comment: `libs/${name} is a capability (no controller in its http/): it imports the platform core and other capabilities, and no feature module.`,
   severity: 'error',
   from: { path: `^libs/${name}/`, ...SOURCE },
   to: { path: '^libs/', pathNot: [`^libs/(${['platform', ...CAPABILITIES].join('|')})/`] },
@@ -75,7 +50,6 @@ const capabilitiesKnowNoFeature = CAPABILITIES.map((name) => ({
 
 module.exports = {
   forbidden: [
-    ...declaredDependencies,
     ...capabilitiesKnowNoFeature,
     {
       name: 'no-cycles-between-modules',

@@ -99,26 +99,29 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Configuration is read once, validated, in libs/platform/src/config (architecture rule 5).
+      // Settings are read from the environment by each module's namespace of Nest's configuration, in its
+      // *.settings.ts (the core's in config/app-config.ts), as the application starts (decision 0036).
       'no-restricted-properties': [
         'error',
         {
           object: 'process',
           property: 'env',
-          message: 'Inject AppConfig instead: only the config module reads the environment.',
+          message:
+            "Inject the module's settings instead: only a *.settings.ts namespace of @nestjs/config (registerAs) reads the environment.",
         },
       ],
     },
   },
   {
     files: [
-      'libs/platform/src/config/read-environment.ts',
+      'libs/*/src/**/*.settings.ts',
+      'libs/platform/src/config/app-config.ts',
       'test/**/*.ts',
       'libs/*/test/**/*.ts',
       '**/*.spec.ts',
       'vitest.config.ts',
     ],
-    // Tests read their own settings from the environment and parse JSON bodies of any shape.
+    // Settings namespaces read the environment; tests read their own settings there and parse JSON bodies of any shape.
     rules: { 'no-restricted-properties': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

@@ -10,11 +10,9 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
 const { Inject, Module } = require('@nestjs/common');
-const platform = require('../dist/libs/platform/src/index.js');
 const { DomainEvents } = require('../dist/libs/platform/src/ports/index.js');
-const { SqlClient } = require('../dist/libs/database/src/index.js');
+const { DatabaseModule, SqlClient } = require('../dist/libs/database/src/index.js');
 const { serve } = require('../dist/apps/petstore/src/serve.js');
-const { COMPOSITION } = require('../dist/apps/petstore/src/composition.js');
 
 const BEHAVIOUR = process.env.BENCH_SUBSCRIBER ?? 'slow-before';
 const wait = (ms) => new Promise((resolveWait) => setTimeout(resolveWait, ms));
@@ -45,11 +43,6 @@ class BenchSubscriberModule {
 }
 Inject(DomainEvents)(BenchSubscriberModule, undefined, 0);
 Inject(SqlClient)(BenchSubscriberModule, undefined, 1);
-Module({})(BenchSubscriberModule);
+Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateBenchSeen1990000000000] })] })(BenchSubscriberModule);
 
-const subscriber = platform.defineFeature({
-  name: 'benchsubscriber',
-  module: () => BenchSubscriberModule,
-  migrations: [CreateBenchSeen1990000000000],
-});
-await serve([...COMPOSITION, subscriber]);
+await serve(BenchSubscriberModule);

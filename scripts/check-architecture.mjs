@@ -4,15 +4,11 @@
  * over the tree of the current folder (apps, libs and test by default), and the rules a cruise of imports cannot
  * state, checked on its result:
  *
- * - modules-declare-only-what-they-use: a library's module.json lists in dependsOn only libraries its code imports
- *   (the cruise's modules-use-only-what-they-declare refuses the converse);
- * - composition-lists-every-library: the composition (apps/<app>/src/composition.ts) lists every library under libs/
- *   but the platform core, once, in CAPABILITIES or FEATURES;
- * - composition-kinds-match: each in the list its module.json `kind` names;
- * - composition-orders-dependencies-first: each after every library it depends on.
- * - undeclared-imports-are-event-types: what a library imports of another it does not declare (a type-only import,
- *   which the cruise lets through) is that library's event types, exported by its index.ts from a `*.event.ts` file:
- *   a subscriber names the events it reacts to, and takes nothing more of their publisher.
+ * - app-imports-every-library: each application's root module (apps/<app>/src/app.module.ts) imports every library
+ *   under libs/ but the platform core: a library left out is never started, its tables never made;
+ * - undeclared-imports-are-event-types: what a library takes of another whose code it never runs (a type-only import,
+ *   of a library it imports nothing else of) is that library's event types, exported by its index.ts from a
+ *   `*.event.ts` file: a subscriber names the events it reacts to, and takes nothing more of their publisher.
  *
  * Prints each violation, and exits 1 if there is any; with --json, prints them as JSON (test/architecture.spec.ts
  * runs this over a broken fixture tree, and expects each rule to fire).
@@ -28,16 +24,10 @@ const json = args.includes('--json');
 const paths = args.filter((arg) => arg !== '--json');
 
 const EXTRA_RULES = {
-  'modules-declare-only-what-they-use':
-    "A library's module.json lists in dependsOn only the libraries its code imports: a stale entry misleads the reader and the composition's order.",
-  'composition-lists-every-library':
-    'The composition lists every library under libs/ but the platform core, once: a library left out is never started, its tables never made.',
-  'composition-kinds-match':
-    "A library stands in CAPABILITIES or FEATURES as its module.json's kind says: only features' routes are served under /v1.",
-  'composition-orders-dependencies-first':
-    'Each part of the composition comes after every library it depends on, so that the parts start in an order that works.',
+  'app-imports-every-library':
+    "The application's root module imports every library under libs/ but the platform core: a library left out is never started, its tables never made.",
   'undeclared-imports-are-event-types':
-    "A library takes of another it does not list in dependsOn only event types (import type, from the other's index.ts, declared in a *.event.ts file).",
+    "A library takes of another whose code it never runs only event types (import type, from the other's index.ts, declared in a *.event.ts file).",
 };
 
 /** The cruise of .dependency-cruiser.cjs, as JSON: its violations, and every module with its resolved imports. */
@@ -61,30 +51,21 @@ function cruise() {
   return JSON.parse(stdout);
 }
 
-/** Each library under libs/ (but the platform core) with its module.json: `kind` and `dependsOn`. */
-function libraries() {
-  return readdirSync('libs', { withFileTypes: true })
+/** Each library under libs/ (but the platform core), with the libraries its code imports to run (not type-only). */
+function libraries(modules) {
+  const names = readdirSync('libs', { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name !== 'platform')
-    .map(({ name }) => ({ name, ...JSON.parse(readFileSync(join('libs', name, 'module.json'), 'utf8')) }));
-}
-
-/** Libraries a module.json declares that no source file of the library imports. */
-function unusedDeclarations(modules, libs) {
-  const used = new Map(libs.map(({ name }) => [name, new Set()]));
-  const SOURCE = /^libs\/([^/]+)\/(?!test\/).*(?<!\.spec\.ts)(?<!\.e2e-spec\.ts)$/;
-  for (const module of modules) {
-    const from = SOURCE.exec(module.source)?.[1];
-    if (!used.has(from)) continue;
-    for (const dependency of module.dependencies) {
-      const to = /^libs\/([^/]+)\//.exec(dependency.resolved)?.[1];
-      if (to !== undefined && to !== from) used.get(from).add(to);
+    .map(({ name }) => name);
+  const uses = new Map(names.map((name) => [name, new Set([name, 'platform'])]));
+  for (const { source, dependencies } of modules) {
+    const from = /^libs\/([^/]+)\//.exec(source)?.[1];
+    if (!uses.has(from)) continue;
+    for (const { resolved, dependencyTypes } of dependencies) {
+      const to = /^libs\/([^/]+)\//.exec(resolved)?.[1];
+      if (to !== undefined && !dependencyTypes.includes('type-only')) uses.get(from).add(to);
     }
   }
-  return libs.flatMap(({ name, dependsOn = [] }) =>
-    dependsOn
-      .filter((other) => !used.get(name).has(other))
-      .map((other) => violation('modules-declare-only-what-they-use', `libs/${name}/module.json`, `libs/${other}`)),
-  );
+  return names.map((name) => ({ name, uses: uses.get(name) }));
 }
 
 /** The names an import declaration of `file` takes from `specifier`, and whether the whole declaration is type-only. */
@@ -113,13 +94,12 @@ function eventTypesOf(index) {
   );
 }
 
-/** Type-only imports of a library the importer does not declare, of anything but that library's event types. */
+/** Type-only imports of a library the importer runs nothing of, of anything but that library's event types. */
 function undeclaredImports(modules, libs) {
-  const declared = new Map(libs.map(({ name, dependsOn = [] }) => [name, new Set([name, 'platform', ...dependsOn])]));
+  const declared = new Map(libs.map(({ name, uses }) => [name, uses]));
   return modules.flatMap(({ source, dependencies }) => {
     const from = /^libs\/([^/]+)\//.exec(source)?.[1];
     if (!declared.has(from)) return [];
-    // An undeclared import that runs is the cruise's modules-use-only-what-they-declare; here, the type-only ones.
     return dependencies.flatMap(({ resolved, module: specifier, dependencyTypes }) => {
       const to = /^libs\/([^/]+)\/src\/index\.ts$/.exec(resolved)?.[1];
       if (to === undefined || declared.get(from).has(to) || !dependencyTypes.includes('type-only')) return [];
@@ -131,54 +111,21 @@ function undeclaredImports(modules, libs) {
   });
 }
 
-/** The composition's two lists, each entry as the library its name is imported from (`@app/<library>`). */
-function listsOf(file) {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const importedFrom = new Map();
-  const lists = {};
-  for (const statement of source.statements) {
-    if (ts.isImportDeclaration(statement) && statement.importClause?.namedBindings) {
-      const library = /^@app\/([^/]+)$/.exec(statement.moduleSpecifier.text)?.[1];
-      for (const element of statement.importClause.namedBindings.elements ?? []) {
-        importedFrom.set(element.name.text, library);
-      }
-    }
-    if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) {
-        const name = declaration.name.getText(source);
-        if ((name === 'CAPABILITIES' || name === 'FEATURES') && ts.isArrayLiteralExpression(declaration.initializer)) {
-          lists[name] = declaration.initializer.elements.map((element) => importedFrom.get(element.getText(source)));
-        }
-      }
-    }
-  }
-  return lists;
-}
-
-function compositionViolations(libs) {
+/** The libraries each application's root module imports (`@app/<library>`), and those it leaves out. */
+function rootModuleViolations(libs) {
   const apps = existsSync('apps') ? readdirSync('apps') : [];
   return apps.flatMap((app) => {
-    const file = `apps/${app}/src/composition.ts`;
-    if (!existsSync(file)) return [violation('composition-lists-every-library', `apps/${app}`, file)];
-    const { CAPABILITIES = [], FEATURES = [] } = listsOf(file);
-    const order = [...CAPABILITIES, ...FEATURES];
-    const found = [];
-    for (const { name, kind, dependsOn = [] } of libs) {
-      const place = order.indexOf(name);
-      if (place < 0 || order.lastIndexOf(name) !== place) {
-        found.push(violation('composition-lists-every-library', file, `libs/${name}`));
-        continue;
-      }
-      const listedAs = place < CAPABILITIES.length ? 'capability' : 'feature';
-      if (kind !== listedAs) found.push(violation('composition-kinds-match', file, `libs/${name}`));
-      for (const other of dependsOn) {
-        if (!(order.indexOf(other) < place)) {
-          found.push(violation('composition-orders-dependencies-first', `libs/${name}`, `libs/${other}`));
-        }
-      }
-    }
-    const strangers = order.filter((name) => !libs.some((library) => library.name === name));
-    return [...found, ...strangers.map((name) => violation('composition-lists-every-library', file, `${name}`))];
+    const file = `apps/${app}/src/app.module.ts`;
+    if (!existsSync(file)) return [violation('app-imports-every-library', `apps/${app}`, file)];
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const imported = new Set(
+      source.statements
+        .filter((statement) => ts.isImportDeclaration(statement))
+        .map((statement) => /^@app\/([^/]+)$/.exec(statement.moduleSpecifier.text)?.[1]),
+    );
+    return libs
+      .filter(({ name }) => !imported.has(name))
+      .map(({ name }) => violation('app-imports-every-library', file, `libs/${name}`));
   });
 }
 
@@ -187,12 +134,11 @@ function violation(rule, from, to) {
 }
 
 const result = cruise();
-const libs = libraries();
+const libs = libraries(result.modules);
 const violations = [
   ...result.summary.violations,
-  ...unusedDeclarations(result.modules, libs),
   ...undeclaredImports(result.modules, libs),
-  ...compositionViolations(libs),
+  ...rootModuleViolations(libs),
 ];
 if (json) {
   console.log(JSON.stringify(violations, null, 2));

@@ -11,20 +11,20 @@
  * application service, a controller with a keyset-paged list, a create safe to
  * retry (`@Idempotent()`), get, PATCH and DELETE, class-validator DTOs, unit
  * tests, an e2e suite on both databases and the module's README), then adds its
- * feature to the composition (apps/petstore/src/composition.ts). Its routes are served at /v1/<name>, or at
+ * Nest module to the app module's FEATURES (apps/petstore/src/app.module.ts). Its routes are served at /v1/<name>, or at
  * /v1/<route> with --path (`shop/orders`). With --fields, the entity has the fields named (scripts/module-fields.mjs
  * says which, and how the template's `<each field>` blocks write them) instead of the sample's name and status. With --bare, the entity has an id
  * and nothing else, with create and get only: the template's `<sample>` blocks
  * are left out and its `<bare>` ones kept; --no-update and --no-delete leave out its `<update>` (PATCH) and `<delete>`
  * blocks, and the names only they imported. With --depends-on pets it also writes, for each facade pets exports (its
  * PetCatalog), the new module's own port in domain/ with the facade's methods
- * and its adapter in infrastructure/, imports PetsModule, provides the port,
- * and lists pets in module.json (docs/extending.md, "Calls between modules"). With --subscribes-to
+ * and its adapter in infrastructure/, imports PetsModule and provides the port
+ * (docs/extending.md, "Calls between modules"). With --subscribes-to
  * pets.pet-created it also writes a subscription to that event (its type taken from the publisher's index.ts, as the
  * lint gate allows), whose handler records each event heard in a table of the module's own, once per event, with
  * that table's record, migration and e2e test (docs/extending.md, "Reacting to another module"). With --stability beta
- * (or experimental) every operation of its controller is marked `@Stability('beta')`, and `stability` is listed in its
- * module.json: the document and the docs page say so (the contract, 1.4). With --read-model it is written from
+ * (or experimental) every operation of its controller is marked `@Stability('beta')`: the document and the docs page
+ * say so (the contract, 1.4). With --read-model it is written from
  * scripts/read-model-template/ instead: a read model whose subscriptions (one per --subscribes-to, its template's
  * `<each event>` blocks) count each event under a key in its one table, served by a paged GET, with no create.
  * A field `petId:ref(pets)` makes it depend on pets as --depends-on does, with a port of `exists()` alone when
@@ -42,7 +42,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** TypeScript's parser, loaded when a source is first parsed: an option refused before that exits without its 0.3 s. */
 let loadedTypeScript;
 const typescript = () => (loadedTypeScript ??= createRequire(import.meta.url)('typescript'));
-const COMPOSITION = join(ROOT, 'apps/petstore/src/composition.ts');
+const APP_MODULE = join(ROOT, 'apps/petstore/src/app.module.ts');
+const NEST_CLI = join(ROOT, 'nest-cli.json');
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 /** The levels `@Stability()` of @app/stability takes; a stable operation has none. */
 const STABILITY_LEVELS = ['beta', 'experimental'];
@@ -63,14 +64,14 @@ function fail(message) {
 const HELP = `npm run generate:module -- <name> [options]
 
 Writes a feature module under libs/<name>/ (a kebab-case plural: orders, gift-cards) at the platform's standard, and
-adds it to apps/petstore/src/composition.ts. Its output compiles, passes npm run lint and its own tests as it is.
+adds its Nest module to apps/petstore/src/app.module.ts. Its output compiles, passes npm run lint and its own tests as it is.
 
 Options:
   --entity <singular>        the entity's name when the singular of <name> is not plain
                                npm run generate:module -- people --entity person
   --path <route>             serve it at /v1/<route> instead of /v1/<name>
                                npm run generate:module -- gift-cards --path store/gift-cards
-  --depends-on <module>      a port of its own to each facade <module> exports, its adapter, <module> in module.json
+  --depends-on <module>      a port of its own to each facade <module> exports, its adapter, <module>'s Nest module imported
                              (repeatable)
                                npm run generate:module -- orders --depends-on pets
   --subscribes-to <event>    a subscription to another module's event, recording each in a table of its own
@@ -328,11 +329,9 @@ function facadesOf(module, option = `--depends-on ${module}`) {
   const index = join(ROOT, 'libs', module, 'src/index.ts');
   if (module === name) fail(`${option}: a module cannot depend on itself`);
   if (!existsSync(index)) fail(`${option}: there is no module libs/${module}`);
-  const manifest = join(ROOT, 'libs', module, 'module.json');
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).kind === 'capability') {
-    fail(
-      `${option}: ${module} is a capability, used as it is: list it in the new module's module.json and import @app/${module}`,
-    );
+  const http = join(ROOT, 'libs', module, 'src/http');
+  if (!existsSync(http) || !readdirSync(http).some((file) => file.endsWith('.controller.ts'))) {
+    fail(`${option}: ${module} is a capability (it serves no route), used as it is: import @app/${module}`);
   }
   const exported = [...readFileSync(index, 'utf8').matchAll(/^export \{ ([^}]+) \}(?: from '(\.[^']+)')?;$/gm)];
   const names = exported.flatMap(([, list, from]) => list.split(',').map((n) => ({ name: n.trim(), from })));
@@ -469,7 +468,7 @@ function kebabOf(pascal) {
 
 /**
  * The event named `event` (`pets.pet-created`): the type its publisher's index.ts exports from a `*.event.ts` file
- * that declares that name, the only thing of the publisher a subscriber takes (`import type`, no dependsOn).
+ * that declares that name, the only thing of the publisher a subscriber takes (`import type`: nothing of it runs).
  */
 function eventTypeOf(event) {
   const [module, short] = event.split('.');
@@ -638,13 +637,17 @@ refuseNamesTaken();
 
 const target = join(ROOT, 'libs', name);
 // Whatever fails from here on (a refusal found while writing, a crash, Prettier) leaves the tree as it was: the new
-// module's folder removed, the composition as it stood.
-const compositionBefore = readFileSync(COMPOSITION, 'utf8');
+// module's folder removed, the app module and nest-cli.json as they stood.
+const appModuleBefore = readFileSync(APP_MODULE, 'utf8');
+const nestCliBefore = readFileSync(NEST_CLI, 'utf8');
 process.on('exit', (code) => {
   if (code === 0) return;
   rmSync(target, { recursive: true, force: true });
-  writeFileSync(COMPOSITION, compositionBefore);
-  console.error(`generate:module: nothing was written (libs/${name} removed, ${relative(ROOT, COMPOSITION)} restored)`);
+  writeFileSync(APP_MODULE, appModuleBefore);
+  writeFileSync(NEST_CLI, nestCliBefore);
+  console.error(
+    `generate:module: nothing was written (libs/${name} removed, ${relative(ROOT, APP_MODULE)} and nest-cli.json restored)`,
+  );
 });
 const written = [];
 const copy = (folder) => {
@@ -671,7 +674,7 @@ if (dependencies.length > 0) wire(dependencies);
 if (!readModel) subscriptions.forEach(subscribe);
 if (stability) markStability(stability);
 
-/** Every operation of the controller marked `@Stability(level)`, `stability` in module.json, a line of the README. */
+/** Every operation of the controller marked `@Stability(level)`, and a line of the README. */
 function markStability(level) {
   const controller = join(target, 'src/http', `${plural.kebab}.controller.ts`);
   writeFileSync(
@@ -681,7 +684,6 @@ function markStability(level) {
       `$1  @Stability('${level}')\n`,
     ),
   );
-  listInModuleJson(['stability']);
   const readme = join(target, 'README.md');
   const promise =
     level === 'beta'
@@ -699,7 +701,7 @@ function markStability(level) {
 
 /**
  * For each dependency: the port and adapter of each of its facades, its Nest
- * module imported, its entry in module.json and a section of the README.
+ * module imported, and a section of the README.
  */
 function wire(dependencies) {
   const imports = [];
@@ -713,10 +715,9 @@ function wire(dependencies) {
   writeFileSync(
     moduleFile,
     withImports(readFileSync(moduleFile, 'utf8'), imports)
-      .replace('@Module({\n', `@Module({\n  imports: [${nestModules}],\n`)
+      .replace('  imports: [', `  imports: [${nestModules}, `)
       .replace('  providers: [\n', `  providers: [\n    ${providers.join('\n    ')}\n`),
   );
-  listInModuleJson(dependencies.map((dependency) => dependency.module));
 }
 
 /** One dependency's facades: a port and an adapter each, their imports and providers added to the lists given. */
@@ -783,7 +784,7 @@ function wireFacades({ module, nestModule, facades }, imports, providers) {
       `## Depends on ${module}`,
       '',
       `Through ${ports} in \`domain/\`, adapted in \`infrastructure/\` to what \`@app/${module}\` exports;`,
-      `\`${nestModule}\` is imported by this module and \`${module}\` is listed in \`module.json\`. Inject the port where the`,
+      `\`${nestModule}\` is imported by this module's Nest module. Inject the port where the application needs it: inside`,
       'application needs it: inside `UnitOfWork.run()` its writes join the same transaction (docs/extending.md, "Writing',
       'across modules").',
       '',
@@ -958,19 +959,11 @@ ${trigger}
   writeFileSync(
     moduleFile,
     withImports(readFileSync(moduleFile, 'utf8'), [
+      `import { ${record} } from './infrastructure/${short.kebab}.record';`,
       `import { ${subscription} } from './infrastructure/${short.kebab}.subscription';`,
-    ]).replace('  providers: [\n', `  providers: [\n    ${subscription},\n`),
-  );
-  const indexFile = join(target, 'src', 'index.ts');
-  const indexText = readFileSync(indexFile, 'utf8');
-  writeFileSync(
-    indexFile,
-    indexText
-      .replace(
-        "import { defineFeature } from '@app/platform';\n",
-        `import { defineFeature } from '@app/platform';\nimport { ${record} } from './infrastructure/${short.kebab}.record';\n`,
-      )
-      .replace(/entities: \[([^\]]*)\]/, `entities: [$1, ${record}]`),
+    ])
+      .replace(/entities: \[([^\]]*)\]/, `entities: [$1, ${record}]`)
+      .replace('  providers: [\n', `  providers: [\n    ${subscription},\n`),
   );
   const migrationsFile = join(target, 'src/infrastructure/migrations/index.ts');
   writeFileSync(
@@ -986,7 +979,7 @@ ${trigger}
       `## Subscribes to ${event}`,
       '',
       `\`infrastructure/${short.kebab}.subscription.ts\` subscribes to ${owners} \`${event}\` (its type, \`${type}\`, taken`,
-      `from \`@app/${module}\` with \`import type\`: no \`dependsOn\` entry) as \`${plural.kebab}.on-${short.kebab}\`, and records each event`,
+      `from \`@app/${module}\` with \`import type\`: nothing of it runs here) as \`${plural.kebab}.on-${short.kebab}\`, and records each event`,
       `in \`${table}\`, once per event, after ${owners} commit. Make it the module's own reaction; what a handler may`,
       'do, and what once means: docs/extending.md, "Reacting to another module".',
       '',
@@ -994,17 +987,17 @@ ${trigger}
   );
 }
 
-/** The composition's text with `feature` imported from the new module and added at the end of FEATURES. */
+/** The app module's text with `feature` imported from the new module and added at the end of FEATURES. */
 function withFeature(text, feature) {
   const ts = typescript();
-  const source = ts.createSourceFile(COMPOSITION, text, ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(APP_MODULE, text, ts.ScriptTarget.Latest, true);
   const lastImport = source.statements.filter(ts.isImportDeclaration).at(-1);
   const list = source.statements
     .filter(ts.isVariableStatement)
     .flatMap((statement) => statement.declarationList.declarations)
     .find((declaration) => declaration.name.getText(source) === 'FEATURES')?.initializer;
   if (!lastImport || !list || !ts.isArrayLiteralExpression(list)) {
-    fail(`${relative(ROOT, COMPOSITION)} has no FEATURES list to add the module to`);
+    fail(`${relative(ROOT, APP_MODULE)} has no FEATURES list to add the module to`);
   }
   const features = [...list.elements.map((element) => element.getText(source)), feature];
   return (
@@ -1020,25 +1013,43 @@ function withImports(text, lines) {
   return `${text.slice(0, afterImports)}${lines.join('\n')}\n${text.slice(afterImports)}`;
 }
 
-/** `modules` added to the new module's `dependsOn` in its module.json. */
-function listInModuleJson(modules) {
-  const manifest = join(target, 'module.json');
-  const { dependsOn: listed = [], ...rest } = JSON.parse(readFileSync(manifest, 'utf8'));
-  writeFileSync(manifest, `${JSON.stringify({ ...rest, dependsOn: [...listed, ...modules] })}\n`);
-}
-
 /** A file of the new module, not from the template. */
 function write(path, text) {
   const destination = join(target, path);
   writeFileSync(destination, text);
   written.push(relative(ROOT, destination));
 }
-writeFileSync(COMPOSITION, withFeature(readFileSync(COMPOSITION, 'utf8'), `${plural.camel}Feature`));
-execFileSync(join(ROOT, 'node_modules/.bin/prettier'), ['--log-level', 'warn', '--write', target, COMPOSITION], {
-  stdio: 'inherit',
-});
+writeFileSync(APP_MODULE, withFeature(readFileSync(APP_MODULE, 'utf8'), `${plural.pascal}Module`));
+// A library project of the Nest CLI's monorepo, as `nest generate library` writes one (`nest build <name>`).
+write(
+  'tsconfig.lib.json',
+  `${JSON.stringify({
+    extends: '../../tsconfig.json',
+    compilerOptions: { declaration: true, outDir: '../../dist', rootDir: '../..' },
+    include: ['src/**/*'],
+    exclude: ['node_modules', 'dist', 'test', '**/*spec.ts'],
+  })}\n`,
+);
+const cli = JSON.parse(nestCliBefore);
+cli.projects[name] = {
+  type: 'library',
+  root: `libs/${name}`,
+  entryFile: 'index',
+  sourceRoot: `libs/${name}/src`,
+  compilerOptions: { tsConfigPath: `libs/${name}/tsconfig.lib.json` },
+};
+writeFileSync(NEST_CLI, `${JSON.stringify(cli, null, 2)}\n`);
+execFileSync(
+  join(ROOT, 'node_modules/.bin/prettier'),
+  ['--log-level', 'warn', '--write', target, APP_MODULE, NEST_CLI],
+  {
+    stdio: 'inherit',
+  },
+);
 
-console.log(`Wrote libs/${name}/ (${written.length} files) and its feature in ${relative(ROOT, COMPOSITION)}:`);
+console.log(
+  `Wrote libs/${name}/ (${written.length} files), its module in ${relative(ROOT, APP_MODULE)} and nest-cli.json:`,
+);
 for (const file of written.sort()) console.log(`  ${file}`);
 console.log(`
 Next: npm run lint && npx vitest run libs/${name}

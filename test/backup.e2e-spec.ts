@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BACKUP_USAGE, runBackupCommand } from '@app/database';
 import { getMetadataArgsStorage } from 'typeorm';
-import { serviceSchema } from './support/composition';
+import { inEnvironment } from './support/environment';
+import { serviceTables } from './support/service-modules';
 import sqlite3 from 'sqlite3';
 import { describe, expect, it } from 'vitest';
 import { postgres } from './support/databases';
@@ -17,12 +18,12 @@ import { startWriters, type WriteOutcome } from './support/writers';
 type Pet = NonNullable<WriteOutcome['body']>;
 
 /**
- * What the backup reports of a database the service made: the newest migration of the composition's parts and
- * every table of their entities but the readiness probe's, by name, each with its rows. Worked out from the
- * composition, so that a new module's tables are expected without an edit.
+ * What the backup reports of a database the service made: the newest migration of its modules and every table of
+ * their entities but the readiness probe's, by name, each with its rows. Worked out from the modules, so that a new
+ * module's tables are expected without an edit.
  */
-function expectedReport() {
-  const schema = serviceSchema();
+async function expectedReport() {
+  const schema = await serviceTables();
   const newest = schema.migrations.map((migration) => migration.name).sort((a, b) => timestampOf(a) - timestampOf(b));
   const tables = getMetadataArgsStorage()
     .tables.filter((table) => schema.entities.includes(table.target as never) && table.name !== 'database_write_probe')
@@ -32,7 +33,6 @@ function expectedReport() {
   return { line, tables };
 }
 const timestampOf = (migration: string) => Number(/(\d{13})$/.exec(migration)?.[1]);
-const REPORT = expectedReport();
 
 /** The rows of each table, as the report's line lists them. */
 function rowsOf(counted = ''): Map<string, number> {
@@ -67,6 +67,7 @@ describe('npm run backup', () => {
 
       expect(backup.stderr).toBe('');
       expect(backup.status).toBe(0);
+      const REPORT = await expectedReport();
       const [, source, target, counted] = REPORT.line.exec(backup.stdout) ?? [];
       expect(source).toBe(join(service.folder(), 'data', 'petstore.sqlite'));
       expect(target).toBe(file);
@@ -126,10 +127,12 @@ describe('npm run backup', () => {
     const backup = async (args: string[], env: Record<string, string>) => {
       let stdout = '';
       let stderr = '';
-      const status = await runBackupCommand(args, env, {
-        out: (text) => (stdout += `${text}\n`),
-        err: (text) => (stderr += `${text}\n`),
-      });
+      const status = await inEnvironment(env, () =>
+        runBackupCommand(args, {
+          out: (text) => (stdout += `${text}\n`),
+          err: (text) => (stderr += `${text}\n`),
+        }),
+      );
       return { status, stdout, stderr };
     };
     const missing = join(service.folder(), 'none.sqlite');

@@ -2,8 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { Controller, Get, Module } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Public, Responds, defineFeature } from '@app/platform';
-import { COMPOSITION } from '../apps/petstore/src/composition';
+import { Public, Responds } from '@app/platform';
 import { call } from './support/http-client';
 import { parseResponses } from './support/raw-client';
 import { freePort } from './support/service-process';
@@ -111,7 +110,7 @@ describe('readiness while the API port is full', () => {
     management = `http://127.0.0.1:${managementPort}`;
     t = await startTestApp({
       env: { MAX_CONNECTIONS: '16', MAX_CONNECTIONS_PER_ADDRESS: '16', MANAGEMENT_PORT: String(managementPort) },
-      parts: [...COMPOSITION, defineFeature({ name: 'gate', module: () => GateModule })],
+      features: [GateModule],
     });
     port = (t.app.getHttpServer().address() as { port: number }).port;
   });

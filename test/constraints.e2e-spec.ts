@@ -1,12 +1,12 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AlreadyExistsError, InvalidReferenceError, SqlDialect } from '@app/database';
-import { ApiErrorResponses, Responds, defineFeature } from '@app/platform';
+import { DatabaseModule } from '@app/database';
+import { ApiErrorResponses, Responds } from '@app/platform';
 import { IsInt, IsString } from 'class-validator';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS } from './support/databases';
 import { AUTH, JSON_CONTENT_TYPE, errorBody, startTestApp, type TestApp } from './support/test-app';
 
@@ -72,14 +72,11 @@ class ProbeController {
   }
 }
 
-@Module({ controllers: [ProbeController] })
+@Module({
+  imports: [DatabaseModule.forFeature({ migrations: [CreateProbeTables1000000000000] })],
+  controllers: [ProbeController],
+})
 class ProbeModule {}
-
-const probeFeature = defineFeature({
-  name: 'probe',
-  module: () => ProbeModule,
-  migrations: [CreateProbeTables1000000000000],
-});
 
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
@@ -87,7 +84,7 @@ for (const kind of DATABASE_KINDS) {
     () => {
       let t: TestApp;
       beforeAll(async () => {
-        t = await startTestApp({ kind, parts: [...COMPOSITION, probeFeature] });
+        t = await startTestApp({ kind, features: [ProbeModule] });
       });
       afterAll(() => t?.close());
 

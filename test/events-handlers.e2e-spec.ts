@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqlClient } from '@app/database';
-import { defineFeature } from '@app/platform';
+import { DatabaseModule, SqlClient } from '@app/database';
 import { DomainEvents } from '@app/platform/ports';
-import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS, queryDatabase, type TestDatabase } from './support/databases';
-import { KENNEL_OPENED, kennelsFeature, type KennelOpened } from './support/kennels';
+import { KENNEL_OPENED, KennelsModule, type KennelOpened } from './support/kennels';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
 import { waitFor } from './support/wait-for';
 
@@ -31,7 +29,7 @@ const laggard = {
   late: [] as string[],
 };
 
-@Module({})
+@Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateLaggardTable1900000000002] })] })
 class LaggardModule {
   constructor(events: DomainEvents, db: SqlClient) {
     const insert = db.dialect.statement('INSERT INTO laggard_seen (event_id, name) VALUES ($1, $2)');
@@ -59,11 +57,7 @@ class LaggardModule {
   }
 }
 
-const PARTS = [
-  ...COMPOSITION,
-  kennelsFeature,
-  defineFeature({ name: 'laggard', module: () => LaggardModule, migrations: [CreateLaggardTable1900000000002] }),
-];
+const FEATURES = [KennelsModule, LaggardModule];
 
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
@@ -100,7 +94,7 @@ for (const kind of DATABASE_KINDS) {
         t = await startTestApp({
           // The database outlives the service: the last test looks at it once the service has stopped.
           kind: { ...kind, create: async () => ({ url: database.url, drop: async () => undefined }) },
-          parts: PARTS,
+          features: FEATURES,
           // A long deadline: the handler waiting before its statement is still in its first attempt as the creates go.
           env: { EVENTS_MAX_ATTEMPTS: '2', EVENTS_POLL_MS: '50', EVENTS_HANDLER_TIMEOUT_MS: '600000' },
         });
@@ -202,7 +196,7 @@ for (const kind of DATABASE_KINDS) {
       beforeAll(async () => {
         t = await startTestApp({
           kind,
-          parts: PARTS,
+          features: FEATURES,
           env: { EVENTS_MAX_ATTEMPTS: '2', EVENTS_POLL_MS: '50', EVENTS_HANDLER_TIMEOUT_MS: '300' },
         });
       });
@@ -239,7 +233,7 @@ describe('writes waiting behind a transaction held open longer than DATABASE_TIM
   const capture = (...args: unknown[]) => void logged.push(JSON.stringify(args));
   beforeAll(async () => {
     t = await startTestApp({
-      parts: PARTS,
+      features: FEATURES,
       // An operator who let transactions idle for 3 s: the write path is held that long, longer than a write may wait.
       env: { DATABASE_TIMEOUT_MS: '300', DATABASE_TRANSACTION_IDLE_MS: '3000', EVENTS_HANDLER_TIMEOUT_MS: '600000' },
       logger: { log: capture, error: capture, warn: capture, debug: capture, verbose: capture },

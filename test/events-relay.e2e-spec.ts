@@ -3,7 +3,8 @@ import { DiscardPolicy, jetstreamManager, type JetStreamManager } from '@nats-io
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTS_USAGE, runEventsCommand } from '@app/events';
-import { COMPOSITION } from '../apps/petstore/src/composition';
+import { openApplication } from '../apps/petstore/src/open-application';
+import { inEnvironment } from './support/environment';
 import { captured } from './support/command-output';
 import { queryDatabase, sqlite, type TestDatabase } from './support/databases';
 import { NATS_SERVER, NatsServer, type NatsServerOptions } from './support/nats-server';
@@ -211,11 +212,8 @@ describe.skipIf(SKIP)(`the relay, healing${SKIP ? ` (skipped: ${SKIP})` : ''}`, 
       "UPDATE events_outbox SET payload = '{\"mended\":true}' WHERE id = '00000000-0000-4000-8000-0000000bad00'",
     );
     const replay = await captured((io) =>
-      runEventsCommand(
-        ['replay', '00000000-0000-4000-8000-0000000bad00'],
-        { DATABASE_URL: app.database.url },
-        COMPOSITION,
-        io,
+      inEnvironment({ DATABASE_URL: app.database.url }, () =>
+        runEventsCommand(['replay', '00000000-0000-4000-8000-0000000bad00'], io, openApplication),
       ),
     );
     expect(replay.status, replay.stderr || EVENTS_USAGE).toBe(0);

@@ -2,21 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { Module } from '@nestjs/common';
 import { Client } from 'pg';
-import { SqlClient } from '@app/database';
-import { defineFeature } from '@app/platform';
+import { DatabaseModule, SqlClient } from '@app/database';
 import { DomainEvents } from '@app/platform/ports';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPOSITION } from '../apps/petstore/src/composition';
+import { openApplication } from '../apps/petstore/src/open-application';
 import { DATABASE_KINDS, continueIdsAt, postgres, queryDatabase, sqlite } from './support/databases';
 import { captured } from './support/command-output';
 import { OtlpReceiver } from './support/otlp-receiver';
+import { inEnvironment } from './support/environment';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
 import { EVENTS_USAGE, Outbox, runEventsCommand } from '@app/events';
 import type { PetCreated } from '@app/pets';
 import { eventsSettled } from './support/events-settled';
 import { waitFor } from './support/wait-for';
-import { KENNEL_OPENED, kennelsFeature, type KennelOpened } from './support/kennels';
+import { KENNEL_OPENED, KennelsModule, type KennelOpened } from './support/kennels';
 
 /*
  * A subscriber of this test only, in a module of its own, as a team's would be, to the kennels the test's support
@@ -41,7 +41,7 @@ class CreateAuditTables1900000000001 implements MigrationInterface {
 /** Whether the audit refuses Boom: until its operator mends it, and replays the parked event; and how often its handler ran, by kennel name. */
 const audit = { refusesBoom: true, runs: new Map<string, number>() };
 
-@Module({})
+@Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateAuditTables1900000000001] })] })
 class AuditModule {
   constructor(events: DomainEvents, db: SqlClient) {
     const insert = db.dialect.statement(
@@ -74,10 +74,7 @@ class AuditModule {
   }
 }
 
-const EVENT_TEST_PARTS = [
-  kennelsFeature,
-  defineFeature({ name: 'audit', module: () => AuditModule, migrations: [CreateAuditTables1900000000001] }),
-];
+const EVENT_TEST_FEATURES = [KennelsModule, AuditModule];
 
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
@@ -96,7 +93,7 @@ for (const kind of DATABASE_KINDS) {
         audit.refusesBoom = true;
         t = await startTestApp({
           kind,
-          parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+          features: EVENT_TEST_FEATURES,
           env: { EVENTS_MAX_ATTEMPTS: '2', EVENTS_POLL_MS: '50' },
         });
       });
@@ -347,7 +344,7 @@ for (const kind of DATABASE_KINDS) {
         const database = { url: t.database.url, drop: async () => undefined };
         const another = await startTestApp({
           kind: { ...kind, create: async () => database },
-          parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+          features: EVENT_TEST_FEATURES,
           env: { EVENTS_RETENTION_HOURS: '1' },
         });
         try {
@@ -418,7 +415,7 @@ for (const kind of DATABASE_KINDS) {
         const database = { url: t.database.url, drop: async () => undefined };
         const another = await startTestApp({
           kind: { ...kind, create: async () => database },
-          parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+          features: EVENT_TEST_FEATURES,
           env: { EVENTS_RETENTION_HOURS: '1', EVENTS_ORPHAN_GRACE_HOURS: '1' },
           logger: { log: capture, error: capture, warn: capture, debug: capture, verbose: capture },
         });
@@ -495,7 +492,7 @@ for (const kind of DATABASE_KINDS) {
     () => {
       let t: TestApp;
       beforeAll(async () => {
-        t = await startTestApp({ kind, parts: [...COMPOSITION, ...EVENT_TEST_PARTS], env: { EVENTS_POLL_MS: '50' } });
+        t = await startTestApp({ kind, features: EVENT_TEST_FEATURES, env: { EVENTS_POLL_MS: '50' } });
       });
       afterAll(() => t?.close());
 
@@ -557,7 +554,7 @@ describe.skipIf(postgres.skipReason)(
     beforeAll(async () => {
       t = await startTestApp({
         kind: postgres,
-        parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+        features: EVENT_TEST_FEATURES,
         env: { EVENTS_POLL_MS: '50' },
       });
     });
@@ -620,7 +617,7 @@ for (const kind of DATABASE_KINDS) {
         receiver = await OtlpReceiver.start();
         t = await startTestApp({
           kind,
-          parts: [...COMPOSITION, ...EVENT_TEST_PARTS],
+          features: EVENT_TEST_FEATURES,
           env: {
             OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
             OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -674,8 +671,11 @@ for (const kind of DATABASE_KINDS) {
 
 /** `npm run events` in this process, on the test's database: its exit status and what it printed. */
 function command(args: string[], databaseUrl: string) {
-  const parts = [...COMPOSITION, ...EVENT_TEST_PARTS];
-  return captured((io) => runEventsCommand(args, { DATABASE_URL: databaseUrl }, parts, io));
+  return captured((io) =>
+    inEnvironment({ DATABASE_URL: databaseUrl }, () =>
+      runEventsCommand(args, io, () => openApplication(...EVENT_TEST_FEATURES)),
+    ),
+  );
 }
 
 describe('npm run events refusals that need no database', () => {
@@ -700,7 +700,7 @@ for (const kind of DATABASE_KINDS) {
       let second: TestApp;
       beforeAll(async () => {
         audit.refusesBoom = true;
-        const options = { parts: [...COMPOSITION, ...EVENT_TEST_PARTS], env: { EVENTS_POLL_MS: '50' } };
+        const options = { features: EVENT_TEST_FEATURES, env: { EVENTS_POLL_MS: '50' } };
         first = await startTestApp({ kind, ...options });
         // The second on the first's database, which the first drops when it closes.
         const database = { url: first.database.url, drop: async () => undefined };

@@ -9,10 +9,11 @@ const generate = (...args: string[]) => {
   return { status, stdout, stderr };
 };
 
-/** What a generation would change: the modules under libs/ and the composition. */
+/** What a generation would change: the modules under libs/ and the app module. */
 const tree = () => ({
   libs: readdirSync(resolve(__dirname, '../libs')).sort(),
-  composition: readFileSync(resolve(__dirname, '../apps/petstore/src/composition.ts'), 'utf8'),
+  appModule: readFileSync(resolve(__dirname, '../apps/petstore/src/app.module.ts'), 'utf8'),
+  nestCli: readFileSync(resolve(__dirname, '../nest-cli.json'), 'utf8'),
 });
 
 /**
@@ -83,12 +84,13 @@ describe('npm run generate:module, its options', () => {
     [['tickets', '--fields', 'petId:ref(kennels)'], '--fields petId:ref(kennels): there is no module libs/kennels'],
     [
       ['tickets', '--fields', 'limitId:ref(rate-limit)'],
-      "--fields limitId:ref(rate-limit): rate-limit is a capability, used as it is: list it in the new module's " +
-        'module.json and import @app/rate-limit',
+      '--fields limitId:ref(rate-limit): rate-limit is a capability (it serves no route), used as it is: import ' +
+        '@app/rate-limit',
     ],
     [
       ['tickets', '--fields', 'orderId:ref(store)'],
-      '--fields orderId:ref(store): libs/store/src/index.ts exports no Nest module to import',
+      "--fields orderId:ref(store): libs/store/src/index.ts exports no facade class (a narrow query class, as pets' " +
+        'PetCatalog)',
     ],
     [
       ['counts', '--read-model'],
@@ -109,8 +111,7 @@ describe('npm run generate:module, its options', () => {
     [['orders', '--depends-on'], '--depends-on needs the name of a module: --depends-on pets'],
     [
       ['bookings', '--depends-on', 'database'],
-      "--depends-on database: database is a capability, used as it is: list it in the new module's module.json and " +
-        'import @app/database',
+      '--depends-on database: database is a capability (it serves no route), used as it is: import @app/database',
     ],
     [['pets'], 'libs/pets exists already'],
     [

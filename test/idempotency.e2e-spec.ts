@@ -8,12 +8,11 @@ import {
   Idempotent,
   IdempotencyStore,
 } from '@app/idempotency';
-import { ApiErrorResponses, Responds, defineFeature } from '@app/platform';
+import { ApiErrorResponses, Responds } from '@app/platform';
 import { IsString } from 'class-validator';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPOSITION } from '../apps/petstore/src/composition';
 import { DATABASE_KINDS } from './support/databases';
 import { AUTH, JSON_CONTENT_TYPE, OTHER_API_KEY, errorBody, startTestApp, type TestApp } from './support/test-app';
 import { eventsSettled } from './support/events-settled';
@@ -302,7 +301,7 @@ describe('Idempotency-Key: one serialization path', () => {
   beforeAll(
     async () =>
       (t = await startTestApp({
-        parts: [...COMPOSITION, defineFeature({ name: 'tickets', module: () => TicketsModule })],
+        features: [TicketsModule],
       })),
   );
   afterAll(() => t?.close());

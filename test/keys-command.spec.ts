@@ -1,7 +1,8 @@
 import { runKeysCommand } from '@app/auth';
 import { describe, expect, it } from 'vitest';
-import { COMPOSITION } from '../apps/petstore/src/composition';
+import { openApplication } from '../apps/petstore/src/open-application';
 import { captured } from './support/command-output';
+import { inEnvironment } from './support/environment';
 
 /**
  * `npm run keys` refusals that need no database, run in this process: what the
@@ -9,7 +10,7 @@ import { captured } from './support/command-output';
  * CLI itself against real databases).
  */
 function keys(args: string[], env: Record<string, string> = {}) {
-  return captured((io) => runKeysCommand(args, env, COMPOSITION, io));
+  return captured((io) => inEnvironment(env, () => runKeysCommand(args, io, openApplication)));
 }
 
 describe('npm run keys refusals that need no database', () => {

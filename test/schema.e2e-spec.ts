@@ -1,7 +1,7 @@
 import { DatabaseSettings, openDatabase, type SqlClient } from '@app/database';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceSchema } from './support/composition';
+import { serviceTables } from './support/service-modules';
 import { DATABASE_KINDS } from './support/databases';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -114,14 +114,14 @@ for (const kind of DATABASE_KINDS) {
             settings.location.type === 'sqlite'
               ? { type: 'sqlite', database: settings.location.path }
               : { type: 'postgres', url: settings.location.url };
-          const earlier = serviceSchema().migrations.filter(
+          const earlier = (await serviceTables()).migrations.filter(
             (migration) => Number(/\d{13}$/.exec(migration.name)?.[0]) < ENTITIES_ARE_THE_SCHEMA,
           );
           const old = await new DataSource({ ...location, migrations: earlier }).initialize();
           await old.runMigrations({ transaction: 'each' });
           await fill(old);
           await old.destroy();
-          const { sql, close } = await openDatabase(settings, serviceSchema());
+          const { sql, close } = await openDatabase(settings, await serviceTables());
           try {
             await check(sql);
           } finally {

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DatabaseSettings, openDatabase, type SqlClient } from '@app/database';
-import { serviceSchema } from './support/composition';
+import { serviceTables } from './support/service-modules';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgres, type TestDatabase } from './support/databases';
 import { logLinesOf, runService, startService, type ServiceProcess } from './support/service-process';
@@ -336,7 +336,7 @@ describe.skipIf(noTmpfs)(
       mountPoint = mkdtempSync(join(tmpdir(), 'petstore-full-batch-'));
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint]);
       const settings = DatabaseSettings.fromEnvironment({ DATABASE_URL: `sqlite:${join(mountPoint, 'p.sqlite')}` });
-      db = await openDatabase(settings, serviceSchema());
+      db = await openDatabase(settings, await serviceTables());
       await db.sql.write('CREATE TABLE bulk (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, body TEXT)');
       await db.sql.write('CREATE TABLE carried (name TEXT NOT NULL)');
     });

@@ -3,12 +3,11 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PetCatalog } from '@app/pets';
 import { DatabaseSettings, SqlClient, TransactionAbandoned, isDatabaseUnavailable, openDatabase } from '@app/database';
 import { Idempotent } from '@app/idempotency';
-import { Responds, defineFeature } from '@app/platform';
+import { Responds } from '@app/platform';
 import { AggregateRoot } from '@app/platform/domain';
 import { UnitOfWork } from '@app/platform/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPOSITION } from '../apps/petstore/src/composition';
-import { serviceSchema } from './support/composition';
+import { serviceTables } from './support/service-modules';
 import { DATABASE_KINDS, type TestDatabase } from './support/databases';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
 
@@ -27,7 +26,10 @@ for (const kind of DATABASE_KINDS) {
       let db: { sql: SqlClient; close(): Promise<void> };
       beforeAll(async () => {
         database = await kind.create();
-        db = await openDatabase(DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url }), serviceSchema());
+        db = await openDatabase(
+          DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url }),
+          await serviceTables(),
+        );
       });
       afterAll(async () => {
         await db?.close();
@@ -216,7 +218,7 @@ for (const kind of DATABASE_KINDS) {
         it('runs work refused as not serializable again, pausing longer each time, until DATABASE_TIMEOUT_MS has passed, then gives up with the error', async () => {
           const budgeted = await openDatabase(
             DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url, DATABASE_TIMEOUT_MS: '1000' }),
-            serviceSchema(),
+            await serviceTables(),
           );
           try {
             let runs = 0;
@@ -442,7 +444,7 @@ for (const kind of DATABASE_KINDS) {
       beforeAll(async () => {
         t = await startTestApp({
           kind,
-          parts: [...COMPOSITION, defineFeature({ name: 'tallies', module: () => TalliesModule })],
+          features: [TalliesModule],
         });
         await t.http().post('/v1/pets').set(AUTH).send({ name: '0', categoryId: 1 });
       });
@@ -487,7 +489,7 @@ for (const kind of DATABASE_KINDS) {
       beforeAll(async () => {
         database = await kind.create();
         const env = { DATABASE_URL: database.url, DATABASE_TRANSACTION_IDLE_MS: '30' };
-        db = await openDatabase(DatabaseSettings.fromEnvironment(env), serviceSchema());
+        db = await openDatabase(DatabaseSettings.fromEnvironment(env), await serviceTables());
       });
       afterAll(async () => {
         await db?.close();

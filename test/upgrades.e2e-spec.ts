@@ -1,14 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Module } from '@nestjs/common';
-import { DatabaseSettings, openDatabase } from '@app/database';
-import { defineFeature, type Feature } from '@app/platform';
+import { DatabaseModule, DatabaseSettings, openDatabase } from '@app/database';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { describe, expect, it } from 'vitest';
-import { COMPOSITION } from '../apps/petstore/src/composition';
-import { serviceSchema } from './support/composition';
+import { serviceTables } from './support/service-modules';
 import { DATABASE_KINDS, queryDatabase, type DatabaseKind, type TestDatabase } from './support/databases';
 import { call, listAllPets } from './support/http-client';
 import { servicePerTest } from './support/service-process';
@@ -79,7 +77,7 @@ async function databaseOf(kind: DatabaseKind, release: string): Promise<TestData
 }
 
 /** Every migration the current code knows, by name. */
-const CURRENT_MIGRATIONS = serviceSchema().migrations.map((migration) => migration.name);
+const currentMigrations = async () => (await serviceTables()).migrations.map((migration) => migration.name);
 
 for (const kind of DATABASE_KINDS) {
   describe.skipIf(kind.skipReason)(
@@ -99,7 +97,7 @@ for (const kind of DATABASE_KINDS) {
 
           // Each migration ran exactly once, whichever instance ran it.
           const migrations = await queryDatabase(database.url, 'SELECT name FROM migrations ORDER BY id');
-          expect(migrations.map((row) => row.name).sort()).toEqual([...CURRENT_MIGRATIONS].sort());
+          expect(migrations.map((row) => row.name).sort()).toEqual((await currentMigrations()).sort());
 
           for (const instance of [first, ...others]) {
             // Small pages: the cursor walks across every pet.
@@ -182,13 +180,8 @@ class FailsHalfway9999999999999 implements MigrationInterface {
   }
   async down(): Promise<void> {}
 }
-@Module({})
+@Module({ imports: [DatabaseModule.forFeature({ migrations: [FailsHalfway9999999999999] })] })
 class FailingModule {}
-const FAILING: Feature = defineFeature({
-  name: 'failing',
-  module: () => FailingModule,
-  migrations: [FailsHalfway9999999999999],
-});
 
 /** Everything a database holds that a migration could change: its tables, columns, indexes, constraints and rows. */
 async function contentsOf(url: string): Promise<unknown> {
@@ -230,13 +223,13 @@ for (const kind of DATABASE_KINDS) {
         try {
           const before = await contentsOf(database.url);
           const settings = DatabaseSettings.fromEnvironment({ DATABASE_URL: database.url });
-          await expect(openDatabase(settings, serviceSchema([...COMPOSITION, FAILING]))).rejects.toThrow(
+          await expect(openDatabase(settings, await serviceTables(FailingModule))).rejects.toThrow(
             'made to fail halfway',
           );
           expect(await contentsOf(database.url)).toEqual(before);
 
           // The release after it still upgrades the database as if nothing had happened.
-          const { sql, close } = await openDatabase(settings, serviceSchema());
+          const { sql, close } = await openDatabase(settings, await serviceTables());
           try {
             const pets = await sql.read<{ id: number | string }>('SELECT id FROM pets ORDER BY id');
             expect(pets.map((pet) => Number(pet.id))).toEqual(expectedOf(RELEASES[0]).pets.map((pet) => pet.id));

@@ -19,7 +19,7 @@ what once means: [`docs/extending.md`](../../docs/extending.md), "Reacting to an
 | event | subscriber (never rename it once deployed) | counted under |
 |---|---|---|
 <!-- <each event> -->
-| `__event__` (`__Event__` of `@app/__eventModule__`, `import type`: no `dependsOn` entry) | `__things-kebab__.on-__eventModule__-__event-kebab__` | `__event__` |
+| `__event__` (`__Event__` of `@app/__eventModule__`, `import type`: nothing of it runs) | `__things-kebab__.on-__eventModule__-__event-kebab__` | `__event__` |
 <!-- </each> -->
 
 ## Errors

@@ -12,7 +12,7 @@ import { scaled, waitFor } from '../support/wait-for';
 /**
  * `npm run generate:module` run on a copy of this repository, followed by the
  * same checks CI runs: so the generator cannot rot, and "a new module is one
- * folder and its line in the composition" stays true.
+ * folder and its line in the app module's FEATURES" stays true.
  */
 const BOUND_MS = scaled(240_000);
 /** The whole fast suite, run in the copy: about two minutes on a quiet machine, four beside two busy loops. */
@@ -60,22 +60,22 @@ describe('npm run generate:module', () => {
   /** The copy's own suites, as `npx vitest run <files>` runs them there. */
   const vitest = (...files: string[]) => run(copy, process.execPath, 'node_modules/vitest/vitest.mjs', 'run', ...files);
 
-  it('adds one folder under libs/ and its feature to the composition, and touches nothing else', () => {
+  it("adds one folder under libs/ and its Nest module to the app module's FEATURES, and touches nothing else", () => {
     expect(generated.status, generated.output).toBe(0);
     const after = snapshot(copy);
     const changed = [...after].filter(([file, hash]) => before.get(file) !== hash).map(([file]) => file);
     const outsideModule = changed.filter((file) => !file.startsWith('libs/gift-cards/'));
-    expect(outsideModule).toEqual(['apps/petstore/src/composition.ts']);
+    expect(outsideModule).toEqual(['apps/petstore/src/app.module.ts', 'nest-cli.json']);
     expect(changed.filter((file) => file.startsWith('libs/gift-cards/')).length).toBeGreaterThanOrEqual(20);
-    const composition = readFileSync(join(copy, 'apps/petstore/src/composition.ts'), 'utf8');
-    const original = readFileSync(join(ROOT, 'apps/petstore/src/composition.ts'), 'utf8');
-    const lastImport = "import { validationCapability } from '@app/validation';\n";
+    const appModule = readFileSync(join(copy, 'apps/petstore/src/app.module.ts'), 'utf8');
+    const original = readFileSync(join(ROOT, 'apps/petstore/src/app.module.ts'), 'utf8');
+    const lastImport = "import { PETSTORE_SERVICE } from './service-info';\n";
     expect(original).toContain(lastImport);
-    expect(original).toContain('export const FEATURES: readonly Feature[] = [petsFeature, storeFeature];');
-    expect(composition).toBe(
+    expect(original).toContain('export const FEATURES: Type[] = [PetsModule, StoreModule];');
+    expect(appModule).toBe(
       original
-        .replace(lastImport, `${lastImport}import { giftCardsFeature } from '@app/gift-cards';\n`)
-        .replace('[petsFeature, storeFeature]', '[petsFeature, storeFeature, giftCardsFeature]'),
+        .replace(lastImport, `${lastImport}import { GiftCardsModule } from '@app/gift-cards';\n`)
+        .replace('[PetsModule, StoreModule]', '[PetsModule, StoreModule, GiftCardsModule]'),
     );
     expect(readFileSync(join(copy, 'libs/gift-cards/src/domain/gift-card-status.ts'), 'utf8')).toContain(
       'export class GiftCardStatus',
@@ -294,9 +294,6 @@ describe('npm run generate:module', () => {
       "operationId: 'getWidget'",
     ]);
     expect(controller.match(/@Stability\('\w+'\)/g)).toEqual(["@Stability('beta')", "@Stability('beta')"]);
-    expect(readFileSync(join(copy, 'libs/widgets/module.json'), 'utf8')).toBe(
-      '{ "kind": "feature", "dependsOn": ["auth", "database", "idempotency", "validation", "stability"] }\n',
-    );
     // No marker of the template's blocks is left in any file.
     const text = files
       .filter((file) => /\.(ts|md|json)$/.test(file))
@@ -420,13 +417,14 @@ describe('npm run generate:module', () => {
     expect(audits.status, audits.output).toBe(0);
     const module = join(copy, 'libs/audits');
     const subscription = readFileSync(join(module, 'src/infrastructure/pet-created.subscription.ts'), 'utf8');
-    // Of pets, the event's type and nothing else; no dependsOn entry for it.
+    // Of pets, the event's type and nothing else; no import of its Nest module.
     expect(subscription.match(/^import .*'@app\/pets';$/gm)).toEqual(["import type { PetCreated } from '@app/pets';"]);
     expect(subscription).toContain("subscriber: 'audits.on-pet-created',");
     expect(subscription).toContain("event: 'pets.pet-created',");
-    expect(JSON.parse(readFileSync(join(module, 'module.json'), 'utf8')).dependsOn).not.toContain('pets');
-    expect(readFileSync(join(module, 'src/audits.module.ts'), 'utf8')).toContain('    PetCreatedSubscription,\n');
-    expect(readFileSync(join(module, 'src/index.ts'), 'utf8')).toContain('entities: [AuditRecord, PetCreatedRecord]');
+    const nestModule = readFileSync(join(module, 'src/audits.module.ts'), 'utf8');
+    expect(nestModule).not.toContain('@app/pets');
+    expect(nestModule).toContain('    PetCreatedSubscription,\n');
+    expect(nestModule).toContain('entities: [AuditRecord, PetCreatedRecord]');
     expect(readFileSync(join(module, 'src/infrastructure/migrations/index.ts'), 'utf8')).toMatch(
       /AUDITS_MIGRATIONS = \[CreateAudits\d{13}, CreateAuditsPetCreated\d{13}\]/,
     );
@@ -487,12 +485,12 @@ describe('npm run generate:module', () => {
         ].join('\n'),
       );
     }
-    // Of the publishers, their events' types and nothing else: no dependsOn entry for them.
+    // Of the publishers, their events' types and nothing else: no import of their Nest modules.
     expect(subscriptions.match(/^import .*'@app\/(pets|store)';$/gm)).toEqual([
       "import type { PetCreated } from '@app/pets';",
       "import type { OrderPlaced } from '@app/store';",
     ]);
-    expect(read('module.json')).toBe('{ "kind": "feature", "dependsOn": ["auth", "database", "validation"] }\n');
+    expect(read('src/pet-activity.module.ts')).not.toMatch(/@app\/(pets|store)/);
     const controller = read('src/http/pet-activity.controller.ts');
     expect(controller.match(/@(Get|Post|Put|Patch|Delete)\(.*\)/g)).toEqual(['@Get()', "@Get(':key')"]);
     // One table, no table per event heard.
@@ -503,12 +501,12 @@ describe('npm run generate:module', () => {
   });
 
   it(
-    'writes a module that depends on pets (its port, adapter, module import and module.json), whose cross-module write is one transaction, and the whole suite passes',
+    'writes a module that depends on pets (its port, adapter and module import), whose cross-module write is one transaction, and the whole suite passes',
     async () => {
       const reservations = await generate('reservations', '--path', 'shop/reservations', '--depends-on', 'pets');
       expect(reservations.status, reservations.output).toBe(0);
-      expect(readFileSync(join(copy, 'libs/reservations/module.json'), 'utf8')).toBe(
-        '{ "kind": "feature", "dependsOn": ["auth", "database", "idempotency", "validation", "pets"] }\n',
+      expect(readFileSync(join(copy, 'libs/reservations/src/reservations.module.ts'), 'utf8')).toContain(
+        "import { PetsModule } from '@app/pets';",
       );
       expect(readFileSync(join(copy, 'libs/reservations/src/domain/pet-catalog.port.ts'), 'utf8')).toContain(
         [
@@ -644,7 +642,7 @@ describe('npm run generate:module', () => {
       await run(copy, 'node_modules/.bin/prettier', '--log-level', 'warn', '--write', join(copy, 'libs/reservations'));
       const lint = await run(copy, 'npm', 'run', '-s', 'lint');
       expect(lint.status, lint.output).toBe(0);
-      // Every suite of the service, the backup's (its table list from the composition) and both modules' included.
+      // Every suite of the service, the backup's (its table list from the modules) and both modules' included.
       const tests = await run(copy, process.execPath, 'node_modules/vitest/vitest.mjs', 'run', '--project', 'fast');
       expect(tests.status, tests.output).toBe(0);
       expect(tests.output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
@@ -685,7 +683,7 @@ describe('npm run generate:module', () => {
     const capability = await generate('bookings', '--depends-on', 'database');
     expect(capability.status).toBe(1);
     expect(capability.output).toContain(
-      "generate:module: --depends-on database: database is a capability, used as it is: list it in the new module's module.json and import @app/database",
+      'generate:module: --depends-on database: database is a capability (it serves no route), used as it is: import @app/database',
     );
     const missing = await generate('bookings', '--depends-on', 'kennels');
     expect(missing.status).toBe(1);
@@ -696,8 +694,10 @@ describe('npm run generate:module', () => {
   it('writes prose with the right article: "a gift card", "an offer"', async () => {
     const controller = readFileSync(join(copy, 'libs/gift-cards/src/http/gift-cards.controller.ts'), 'utf8');
     expect(controller).toContain("summary: 'Add a gift card'");
-    const composition = join(copy, 'apps/petstore/src/composition.ts');
-    const composed = readFileSync(composition, 'utf8');
+    const appModule = join(copy, 'apps/petstore/src/app.module.ts');
+    const composed = readFileSync(appModule, 'utf8');
+    const nestCli = join(copy, 'nest-cli.json');
+    const projects = readFileSync(nestCli, 'utf8');
     try {
       const offers = await generate('offers');
       expect(offers.status, offers.output).toBe(0);
@@ -707,7 +707,8 @@ describe('npm run generate:module', () => {
       expect(offersController).not.toMatch(/\ba offer\b/i);
     } finally {
       rmSync(join(copy, 'libs/offers'), { recursive: true, force: true });
-      writeFileSync(composition, composed);
+      writeFileSync(appModule, composed);
+      writeFileSync(nestCli, projects);
     }
   });
 

@@ -2,9 +2,9 @@ import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { SqlClient, generatedKeyColumn } from '@app/database';
+import { DatabaseModule, SqlClient, generatedKeyColumn } from '@app/database';
 import { Idempotent } from '@app/idempotency';
-import { Responds, defineFeature } from '@app/platform';
+import { Responds } from '@app/platform';
 import { AggregateRoot } from '@app/platform/domain';
 import { UnitOfWork, type DomainEvent } from '@app/platform/ports';
 
@@ -77,12 +77,9 @@ class KennelsController {
   }
 }
 
-@Module({ controllers: [KennelsController] })
-class KennelsModule {}
-
 /** `POST /v1/kennels {name}`: 201 `{id, name}`, publishing kennels.kennel-opened. */
-export const kennelsFeature = defineFeature({
-  name: 'kennels',
-  module: () => KennelsModule,
-  migrations: [CreateKennels1900000000000],
-});
+@Module({
+  imports: [DatabaseModule.forFeature({ migrations: [CreateKennels1900000000000] })],
+  controllers: [KennelsController],
+})
+export class KennelsModule {}

@@ -16,11 +16,10 @@ const platform = require('../../dist/libs/platform/src/index.js');
 const { AppError } = require('../../dist/libs/platform/src/errors/app-error.js');
 const { DomainEvents, UnitOfWork } = require('../../dist/libs/platform/src/ports/index.js');
 const { AggregateRoot } = require('../../dist/libs/platform/src/domain/index.js');
-const { SqlClient, generatedKeyColumn } = require('../../dist/libs/database/src/index.js');
+const { DatabaseModule, SqlClient, generatedKeyColumn } = require('../../dist/libs/database/src/index.js');
 const { Idempotent } = require('../../dist/libs/idempotency/src/index.js');
 const { PetCatalog, PetsModule } = require('../../dist/libs/pets/src/index.js');
 const { serve } = require('../../dist/apps/petstore/src/serve.js');
-const { COMPOSITION } = require('../../dist/apps/petstore/src/composition.js');
 const { Table } = require('typeorm');
 
 const decorate = (decorators, target, key) =>
@@ -168,12 +167,10 @@ Inject(SqlClient)(HoldsCounts, undefined, 1);
 Injectable()(HoldsCounts);
 
 class HoldsModule {}
-Module({ imports: [PetsModule], controllers: [HoldsController], providers: [HoldsCounts] })(HoldsModule);
+Module({
+  imports: [DatabaseModule.forFeature({ migrations: [CreateHolds1990000000100] }), PetsModule],
+  controllers: [HoldsController],
+  providers: [HoldsCounts],
+})(HoldsModule);
 
-const holds = platform.defineFeature({
-  name: 'holds',
-  module: () => HoldsModule,
-  migrations: [CreateHolds1990000000100],
-  errorCodes: { holdNotPossible: 'hold_not_possible' },
-});
-await serve([...COMPOSITION, holds]);
+await serve(HoldsModule);

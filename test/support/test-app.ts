@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { LoggerService } from '@nestjs/common';
+import type { LoggerService, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DatabaseSettings } from '@app/database';
-import { createHttpApplication, loadConfig, type AppConfig, type Part } from '@app/platform';
+import { AppConfig, createHttpApplication } from '@app/platform';
 import request from 'supertest';
 import { AppModule } from '../../apps/petstore/src/app.module';
 import { ContractRecorder } from './contract';
 import { sqlite, type DatabaseKind, type TestDatabase } from './databases';
+import { inEnvironment } from './environment';
 
 export const TEST_API_KEY = 'e2e-test-key-0123456789abcdef';
 export const OTHER_API_KEY = 'e2e-other-key-abcdef0123456789';
@@ -35,12 +36,12 @@ export async function startTestApp(
     kind?: DatabaseKind;
     env?: Record<string, string>;
     logger?: LoggerService;
-    /** The composition, when a test adds a part of its own to the service's. */
-    parts?: readonly Part[];
+    /** Modules of the test's own, served beside the service's (their routes under `/v1` too). */
+    features?: readonly Type[];
   } = {},
 ): Promise<TestApp> {
   const database = await (options.kind ?? sqlite).create();
-  const config = loadConfig({
+  const env = {
     NODE_ENV: 'test',
     // One named key, one known by its place: API_KEYS's two forms.
     API_KEYS: `e2e:${TEST_API_KEY},${OTHER_API_KEY}`,
@@ -50,21 +51,24 @@ export async function startTestApp(
     // Suites send many 401s from one address; test/auth-limits.e2e-spec.ts tests the limit itself.
     AUTH_FAILURES_PER_MINUTE: '0',
     ...options.env,
-  });
-  const app = await createHttpApplication(
-    AppModule.register(config, options.parts),
-    config,
-    options.logger ? { logger: options.logger } : {},
-  );
+  };
   const contract = new ContractRecorder();
-  contract.attach(app.getHttpAdapter().getInstance());
-  await app.listen(0, '127.0.0.1');
+  const app = await inEnvironment(env, async () => {
+    const created = await createHttpApplication(
+      options.features ? AppModule.withFeatures(...options.features) : AppModule,
+      options.logger ? { logger: options.logger } : {},
+    );
+    contract.attach(created.getHttpAdapter().getInstance());
+    await created.listen(0, '127.0.0.1');
+    return created;
+  });
+  const config = app.get(AppConfig);
   const server = app.getHttpServer();
   return {
     app,
     config,
     database,
-    location: DatabaseSettings.of(config.settings).location,
+    location: app.get(DatabaseSettings).location,
     http: () => request(server),
     async close() {
       try {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { runEventsCommand } from '@app/events';
 import { runCommandLine } from './command-line';
-import { COMPOSITION } from './composition';
+import { openApplication } from './open-application';
 
 // `npm run events -- <command>`: the parked domain events of the database DATABASE_URL names, and their replays.
-runCommandLine((argv, env, io) => runEventsCommand(argv, env, COMPOSITION, io));
+runCommandLine((argv, io) => runEventsCommand(argv, io, openApplication));

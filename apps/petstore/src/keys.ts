@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { runKeysCommand } from '@app/auth';
 import { runCommandLine } from './command-line';
-import { COMPOSITION } from './composition';
+import { openApplication } from './open-application';
 
 // `npm run keys -- <command>`: manages the API keys of the database DATABASE_URL names.
-runCommandLine((argv, env, io) => runKeysCommand(argv, env, COMPOSITION, io));
+runCommandLine((argv, io) => runKeysCommand(argv, io, openApplication));

@@ -1,17 +1,16 @@
-import { Logger } from '@nestjs/common';
-import { createHttpApplication, installGracefulShutdown, loadConfig, type Part } from '@app/platform';
+import { Logger, type Type } from '@nestjs/common';
+import { AppConfig, createHttpApplication, installGracefulShutdown } from '@app/platform';
 import { AppModule } from './app.module';
-import { COMPOSITION } from './composition';
 import { publicBaseUrlOf } from './public-base-url';
 import { PETSTORE_SERVICE } from './service-info';
 
 /**
- * Starts the service on the settings of the environment, with `parts` (the composition; a harness of the built
- * service adds a module of its own, as bench/service-with-subscriber.mjs does), and logs where it listens.
+ * Starts the service on the settings of the environment, with `features` of a harness's own besides the service's
+ * (bench/service-with-subscriber.mjs adds one), and logs where it listens.
  */
-export async function serve(parts: readonly Part[] = COMPOSITION): Promise<void> {
-  const config = loadConfig();
-  const app = await createHttpApplication(AppModule.register(config, parts), config);
+export async function serve(...features: Type[]): Promise<void> {
+  const app = await createHttpApplication(features.length > 0 ? AppModule.withFeatures(...features) : AppModule);
+  const config = app.get(AppConfig);
   const logger = new Logger('Bootstrap');
   installGracefulShutdown(app, { graceMs: config.shutdownGraceMs, delayMs: config.shutdownDelayMs });
   await app.listen(config.port, config.host);

@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { DatabaseModule } from '@app/database';
 import { APP_GUARD } from '@nestjs/core';
 import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness, SharedContract } from '@app/platform';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';
 import { ConfiguredApiKeys, type ConfiguredKey } from './application/configured-api-keys';
-import { AuthSettings } from './config/auth.settings';
+import { AuthSettings, authConfig } from './config/auth.settings';
+import { ApiKeyRecord } from './infrastructure/api-key.record';
+import { AUTH_MIGRATIONS } from './infrastructure/migrations';
 import { StoredApiKeys } from './application/stored-api-keys';
 import { ApiKeysUnavailableError } from './domain/api-key.errors';
 import { ApiKeyRepository } from './domain/api-key.repository';
@@ -19,17 +23,18 @@ import { declaredScopes } from './http/scopes.decorator';
 import { EVERY_SCOPE, scopePatterns } from './domain/scope';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
 
+/** The name of the key generated outside production when API_KEYS is unset. */
+const DEVELOPMENT_KEY = 'development';
+
 /**
  * The keys of `API_KEYS`; outside production, without any, one generated key,
- * printed once (the only key that ever reaches the log). Production takes no
+ * printed once as the service starts (the only key that ever reaches the log). Production takes no
  * generated key: it serves the keys of the database, and stops the startup if
  * there are none (AuthModule.onModuleInit).
  */
-function configuredKeys(settings: AuthSettings, config: AppConfig, logger: Logger): readonly ConfiguredKey[] {
+function configuredKeys(settings: AuthSettings, config: AppConfig): readonly ConfiguredKey[] {
   if (settings.apiKeys.length > 0 || config.nodeEnv === 'production') return settings.apiKeys;
-  const key = randomBytes(24).toString('base64url');
-  logger.warn({ context: 'Bootstrap' }, `API_KEYS is not set: this run accepts the generated development key ${key}`);
-  return [{ name: 'development', key, scopes: EVERY_SCOPE }];
+  return [{ name: DEVELOPMENT_KEY, key: randomBytes(24).toString('base64url'), scopes: EVERY_SCOPE }];
 }
 
 /**
@@ -53,9 +58,9 @@ function configuredKeys(settings: AuthSettings, config: AppConfig, logger: Logge
     },
     {
       provide: ConfiguredApiKeys,
-      inject: [AuthSettings, AppConfig, APP_LOGGER],
-      useFactory: (settings: AuthSettings, config: AppConfig, logger: Logger) =>
-        new ConfiguredApiKeys(configuredKeys(settings, config, logger)),
+      inject: [AuthSettings, AppConfig],
+      useFactory: (settings: AuthSettings, config: AppConfig) =>
+        new ConfiguredApiKeys(configuredKeys(settings, config)),
     },
     {
       provide: ApiKeyVerifier,
@@ -108,6 +113,13 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
         throw new ConfigError('API_KEYS', `the key named ${name}: ${(error as Error).message}`);
       }
     }
+    const generated = this.configured.keyNamed(DEVELOPMENT_KEY);
+    if (this.settings.apiKeys.length === 0 && generated !== undefined) {
+      this.logger.warn(
+        { context: 'Bootstrap' },
+        `API_KEYS is not set: this run accepts the generated development key ${generated}`,
+      );
+    }
     await this.stored.refresh();
     if (this.configured.size === 0 && this.stored.size === 0) {
       throw new ConfigError(
@@ -118,8 +130,15 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     this.schedule();
   }
 
-  static forRoot(settings: AuthSettings): DynamicModule {
-    return { module: AuthModule, providers: [{ provide: AuthSettings, useValue: settings }] };
+  static forRoot(): DynamicModule {
+    return {
+      module: AuthModule,
+      imports: [
+        ConfigModule.forFeature(authConfig),
+        DatabaseModule.forFeature({ entities: [ApiKeyRecord], migrations: AUTH_MIGRATIONS }),
+      ],
+      providers: [{ provide: AuthSettings, useExisting: authConfig.KEY }],
+    };
   }
 
   onApplicationShutdown(): void {

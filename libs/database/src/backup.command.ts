@@ -2,8 +2,8 @@ import { closeSync, existsSync, fsyncSync, linkSync, openSync, rmSync } from 'no
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sqlite3 from 'sqlite3';
-import type { CommandOutput, Environment } from '@app/platform';
-import { DatabaseSettings } from './database.settings';
+import type { CommandOutput } from '@app/platform';
+import { databaseConfig } from './database.settings';
 
 export const BACKUP_USAGE = `Usage: npm run backup -- <file>
 
@@ -27,7 +27,7 @@ const NOT_COUNTED = /^(sqlite_.*|migrations|database_write_probe)$/;
  * which it never takes over from an existing file: a failed or interrupted
  * backup leaves no file that looks like a backup. Returns the exit status.
  */
-export async function runBackupCommand(argv: readonly string[], env: Environment, io: CommandOutput): Promise<number> {
+export async function runBackupCommand(argv: readonly string[], io: CommandOutput): Promise<number> {
   let target: string;
   try {
     const { positionals, values } = parseArgs({
@@ -46,7 +46,8 @@ export async function runBackupCommand(argv: readonly string[], env: Environment
     return USAGE;
   }
   try {
-    const { location: database, timeoutMs } = DatabaseSettings.fromEnvironment(env);
+    // The database's namespace of Nest's configuration, read from the environment as the service reads it.
+    const { location: database, timeoutMs } = databaseConfig();
     if (database.type !== 'sqlite') {
       io.err(
         'DATABASE_URL names a PostgreSQL database: back it up with pg_dump (docs/operations.md, "Back up and restore").',

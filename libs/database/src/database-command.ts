@@ -1,8 +1,7 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import { AppError } from '@app/platform/errors';
-import { AppConfig, Composition, ConfigError, type CommandOutput, type Environment, type Part } from '@app/platform';
-import { DatabaseSettings } from './database.settings';
-import { openDatabase } from './database.module';
-import type { SqlClient } from './sql-client';
+import { ConfigError, type CommandOutput } from '@app/platform';
+import { SqlClient } from './sql-client';
 
 /** Exit statuses of a command: 0 done, 1 refused or failed, 2 not understood. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -17,15 +16,20 @@ export interface DatabaseCommand<C> {
 }
 
 /**
- * Runs `command` on the database DATABASE_URL names, brought up to date by the composition's migrations as the
- * service would: usage errors exit 2 with the usage on stderr, every refusal or failure is one line on stderr and 1.
+ * The application's modules, created as the service creates them (their configuration read from the environment, the
+ * database brought up to date by every module's migrations) and not started: nothing listens, no subscription runs.
+ */
+export type OpenApplication = () => Promise<INestApplicationContext>;
+
+/**
+ * Runs `command` on the database DATABASE_URL names, in the application `open` creates: usage errors exit 2 with the
+ * usage on stderr, every refusal or failure is one line on stderr and 1.
  */
 export async function runDatabaseCommand<C>(
   command: DatabaseCommand<C>,
   argv: readonly string[],
-  env: Environment,
-  parts: readonly Part[],
   io: CommandOutput,
+  open: OpenApplication,
 ): Promise<number> {
   let parsed: C | 'help';
   try {
@@ -38,16 +42,15 @@ export async function runDatabaseCommand<C>(
     io.out(command.usage);
     return EXIT.ok;
   }
-  let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  let application: INestApplicationContext | undefined;
   try {
-    const config = AppConfig.fromEnvironment(env);
-    database = await openDatabase(DatabaseSettings.of(config.settings), Composition.of(parts, config).schema);
-    return await command.run(parsed, database.sql, io);
+    application = await open();
+    return await command.run(parsed, application.get(SqlClient), io);
   } catch (error) {
     io.err(failureMessage(error));
     return EXIT.failed;
   } finally {
-    await database?.close().catch(() => undefined);
+    await application?.close().catch(() => undefined);
   }
 }
 

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Readiness, type ReadinessProbe } from '@app/platform';
+import { writableOrRefused } from './open-data-source';
 import { DatabaseSettings } from './database.settings';
 import { SqlClient } from './sql-client';
 import { SqliteFileGuard } from './sqlite-file-guard';
@@ -15,7 +16,7 @@ import { WriteProbe } from './write-probe';
  * passes again, by itself, as soon as a write succeeds.
  */
 @Injectable()
-export class DatabaseHealth implements ReadinessProbe {
+export class DatabaseHealth implements ReadinessProbe, OnModuleInit {
   readonly name = 'database';
 
   constructor(
@@ -27,6 +28,11 @@ export class DatabaseHealth implements ReadinessProbe {
     readiness: Readiness,
   ) {
     readiness.addProbe(this);
+  }
+
+  /** Proves, before the service serves, that this process can write there: a read-only database stops the start. */
+  async onModuleInit(): Promise<void> {
+    await writableOrRefused(() => this.probe.prove(this.dataSource), this.dataSource.options);
   }
 
   async isUp(): Promise<boolean> {

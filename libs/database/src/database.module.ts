@@ -1,70 +1,117 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module, type Type } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, type DataSourceOptions } from 'typeorm';
-import { isReadOnly } from './driver-errors';
+import type { DataSourceOptions, MigrationInterface } from 'typeorm';
+import { ConfigError } from '@app/platform';
 import { dataSourceOptions } from './data-source-options';
+import { openDataSource } from './open-data-source';
 import { SqlClient } from './sql-client';
-import { connect } from './connect';
 import { DatabaseFailures } from './database-failures';
 import { DatabaseHealth } from './database.health';
 import { SqliteFileGuard } from './sqlite-file-guard';
 import { WriteProbe } from './write-probe';
-import { ConfigError, type Schema } from '@app/platform';
-import { DatabaseSettings } from './database.settings';
+import { WriteProbeRecord } from './write-probe.record';
+import { DatabaseSettings, databaseConfig } from './database.settings';
+import { ModuleTables } from './module-tables';
+import { CreateWriteProbe1795400000000 } from './migrations/1795400000000-create-write-probe';
+import { PlatformTablesAsTheirEntities1795600000000 } from './migrations/1795600000000-platform-tables-as-their-entities';
+import { WriteProbeNamedForItsLibrary1795700000000 } from './migrations/1795700000000-write-probe-named-for-its-library';
 
 /**
- * The one database connection of the application, from `DATABASE_URL`, with
- * the schema every part of the composition brings: the tables its migrations
- * make and the entities it declares (`defineFeature({ entities })`), which
- * modules reach through `SqlClient.repository(Entity)`. (The application
- * layers' UnitOfWork is the events library's: it writes their events too.) It registers readiness' database probe
- * and the error filter's answers to database failures with the core.
+ * The database's settings (`database` in Nest's configuration) and the SQLite file's guard: one instance of each for
+ * the TypeORM connection and for the database module's services.
  */
-@Global()
+@Module({
+  imports: [ConfigModule.forFeature(databaseConfig)],
+  providers: [
+    { provide: DatabaseSettings, useExisting: databaseConfig.KEY },
+    { provide: SqliteFileGuard, inject: [DatabaseSettings], useFactory: fileGuardOf },
+  ],
+  exports: [DatabaseSettings, SqliteFileGuard],
+})
+class DatabaseConnectionModule {}
+
+/**
+ * The one database connection of the application, from `DATABASE_URL`: TypeORM's, with the entities every module
+ * registers (`TypeOrmModule.forFeature`, through {@link forFeature}) and the migrations every module provides, run at
+ * start. `SqlClient` is how modules reach it (the application layers' UnitOfWork is the events library's: it writes
+ * their events too). Readiness' database probe and the error filter's answers to database failures come with it.
+ */
 @Module({})
 export class DatabaseModule {
-  static forRoot(settings: DatabaseSettings, schema: Schema): DynamicModule {
-    const fileGuard = fileGuardOf(settings);
-    const probe = new WriteProbe();
+  /** The connection, once, in the application's root: global, like TypeORM's own root module. */
+  static forRoot(): DynamicModule {
     return {
       module: DatabaseModule,
+      global: true,
       imports: [
+        DatabaseConnectionModule,
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({
-            ...dataSourceOptions(settings, schema, fileGuard),
+          imports: [DatabaseConnectionModule, DiscoveryModule],
+          inject: [DatabaseSettings, SqliteFileGuard, DiscoveryService],
+          useFactory: (settings: DatabaseSettings, fileGuard: SqliteFileGuard, discovery: DiscoveryService) => ({
+            ...dataSourceOptions(
+              settings,
+              { entities: [], migrations: ModuleTables.of(discovery.getProviders()).migrations },
+              fileGuard,
+            ),
+            // Every module's entities, as TypeOrmModule.forFeature registers them.
+            autoLoadEntities: true,
             // Fail fast on SQLite; give a PostgreSQL server a few seconds to come up.
             retryAttempts: settings.location.type === 'postgres' ? 5 : 0,
             retryDelay: 2_000,
             // A database this process may not write will not become writable by waiting.
             toRetry: (error: unknown) => !(error instanceof ConfigError),
           }),
-          dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions, probe),
+          // The write probe proves the database writable once the application's modules are ready (DatabaseHealth).
+          dataSourceFactory: async (options) => openDataSource(options as DataSourceOptions),
+        }),
+        DatabaseModule.forFeature({
+          entities: [WriteProbeRecord],
+          migrations: [
+            CreateWriteProbe1795400000000,
+            PlatformTablesAsTheirEntities1795600000000,
+            WriteProbeNamedForItsLibrary1795700000000,
+          ],
         }),
       ],
-      providers: [
-        SqlClient,
-        { provide: SqliteFileGuard, useValue: fileGuard },
-        { provide: DatabaseSettings, useValue: settings },
-        { provide: WriteProbe, useValue: probe },
-        // Each registers itself with the core: readiness' probe, and the error filter's answers to the database's failures.
-        DatabaseHealth,
-        DatabaseFailures,
-      ],
-      exports: [SqlClient],
+      providers: [SqlClient, WriteProbe, DatabaseHealth, DatabaseFailures],
+      exports: [SqlClient, DatabaseConnectionModule],
+    };
+  }
+
+  /**
+   * A module's tables: the TypeORM entities that model them (`TypeOrmModule.forFeature`) and the migrations that make
+   * them, oldest first.
+   */
+  static forFeature({
+    entities = [],
+    migrations = [],
+  }: {
+    entities?: readonly Type[];
+    migrations?: ReadonlyArray<Type<MigrationInterface>>;
+  }): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [TypeOrmModule.forFeature([...entities])],
+      providers: [{ provide: ModuleTables, useValue: new ModuleTables(entities, migrations) }],
+      exports: [TypeOrmModule],
     };
   }
 }
 
 /**
- * The service's database, opened as the service opens it (schema brought up
- * to date, writability proved), for a tool that runs beside the service, such
- * as `npm run keys`. `close()` when done.
+ * A database opened as the service opens it (tables brought up to date by
+ * `tables`' migrations, writability proved), outside Nest: for the tests of
+ * the migrations themselves (an earlier release's tables, a failing migration).
+ * `close()` when done.
  */
 export async function openDatabase(
   settings: DatabaseSettings,
-  schema: Schema,
+  tables: { entities: readonly Type[]; migrations: readonly Type[] },
 ): Promise<{ sql: SqlClient; close(): Promise<void> }> {
-  const options = dataSourceOptions(settings, schema, fileGuardOf(settings));
+  const options = dataSourceOptions(settings, tables, fileGuardOf(settings));
   const dataSource = await openDataSource(options, new WriteProbe());
   const sql = new SqlClient(dataSource, undefined, undefined, settings);
   return {
@@ -79,60 +126,4 @@ export async function openDatabase(
 /** Used by the SQLite driver and by readiness; never recorded, so never "detached", on PostgreSQL. */
 function fileGuardOf({ location }: DatabaseSettings): SqliteFileGuard {
   return new SqliteFileGuard(location.type === 'sqlite' ? location.path : '');
-}
-
-/**
- * Connects, sets SQLite's durability, brings the schema up to date, and
- * proves that this process can write there: a read-only file or database
- * stops the startup with a message naming DATABASE_URL, instead of a service
- * that says it is ready and answers every write with an error.
- */
-export async function openDataSource(options: DataSourceOptions, probe: WriteProbe): Promise<DataSource> {
-  let dataSource: DataSource | undefined;
-  try {
-    dataSource = await connect(options);
-    await migrate(dataSource);
-    await probe.prove(dataSource);
-    return dataSource;
-  } catch (error) {
-    await dataSource?.destroy();
-    if (isReadOnly(error)) {
-      const where = options.type === 'sqlite' ? `the SQLite file ${String(options.database)}` : 'a PostgreSQL database';
-      throw new ConfigError('DATABASE_URL', `names ${where} that this process cannot write (${messageOf(error)})`);
-    }
-    throw error;
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof QueryFailedError ? String(error.driverError?.message ?? error.message) : String(error);
-}
-
-/** Arbitrary, fixed: the advisory lock every instance takes to migrate (PostgreSQL). */
-const MIGRATION_LOCK = 7_215_364_901;
-
-/**
- * Runs pending migrations, all in one transaction: if any fails, none is kept,
- * and the database stays what the release before left, which that release
- * still opens (a rollback needs no restore; test/upgrades.e2e-spec.ts makes a
- * migration fail halfway). On PostgreSQL several stateless instances may start
- * at once on one database: a session-level advisory lock lets one migrate while
- * the others wait, then find nothing left to do. (The race is narrow: four
- * processes started together did not hit it in test/slow/instances.e2e-spec.ts, so
- * the lock is a guard, not a fix for an observed failure.)
- */
-async function migrate(dataSource: DataSource): Promise<void> {
-  if (dataSource.options.type !== 'postgres') {
-    await dataSource.runMigrations({ transaction: 'all' });
-    return;
-  }
-  const lock = dataSource.createQueryRunner();
-  await lock.connect();
-  try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await dataSource.runMigrations({ transaction: 'all' });
-  } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-    await lock.release();
-  }
 }

@@ -1,3 +1,4 @@
+import { registerAs } from '@nestjs/config';
 import { Settings, type Environment } from '@app/platform';
 import { parseDatabaseUrl, type DatabaseLocation } from './database-url';
 
@@ -37,3 +38,8 @@ export class DatabaseSettings {
     return DatabaseSettings.of(new Settings(env));
   }
 }
+
+/** These settings as Nest's configuration names them (`database`): read from the environment when the application starts. */
+export const databaseConfig = registerAs('database', (): DatabaseSettings =>
+  DatabaseSettings.of(new Settings(process.env)),
+);

@@ -1,7 +1,14 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { DatabaseModule } from '@app/database';
 import { DomainEvents, UnitOfWork } from '@app/platform/ports';
 import { Dispatcher } from './dispatcher';
-import { EventsSettings } from './events.settings';
+import { EventsSettings, eventsConfig } from './events.settings';
+import { CreateEventsTables1795800000000 } from './migrations/1795800000000-create-events-tables';
+import { SubscriptionsSeenAt1795900000000 } from './migrations/1795900000000-subscriptions-seen-at';
+import { OutboxRecord } from './outbox.record';
+import { ParkedEventRecord } from './parked-event.record';
+import { SubscriptionRecord } from './subscription.record';
 import { Outbox } from './outbox';
 import { NatsRelay } from './relay/nats-relay';
 import { OutboxUnitOfWork } from './unit-of-work';
@@ -14,11 +21,18 @@ import { OutboxUnitOfWork } from './unit-of-work';
 @Global()
 @Module({})
 export class EventsModule {
-  static forRoot(settings: EventsSettings): DynamicModule {
+  static forRoot(): DynamicModule {
     return {
       module: EventsModule,
+      imports: [
+        ConfigModule.forFeature(eventsConfig),
+        DatabaseModule.forFeature({
+          entities: [OutboxRecord, SubscriptionRecord, ParkedEventRecord],
+          migrations: [CreateEventsTables1795800000000, SubscriptionsSeenAt1795900000000],
+        }),
+      ],
       providers: [
-        { provide: EventsSettings, useValue: settings },
+        { provide: EventsSettings, useExisting: eventsConfig.KEY },
         Outbox,
         { provide: DomainEvents, useExisting: Outbox },
         { provide: UnitOfWork, useClass: OutboxUnitOfWork },

@@ -1,4 +1,5 @@
-import { ConfigError, type Settings } from '@app/platform';
+import { registerAs } from '@nestjs/config';
+import { ConfigError, Settings } from '@app/platform';
 
 /** The events' own variables. */
 export class EventsSettings {
@@ -76,3 +77,6 @@ function isPercentEncoded(value: string): boolean {
     return false;
   }
 }
+
+/** These settings as Nest's configuration names them (`events`): read from the environment when the application starts. */
+export const eventsConfig = registerAs('events', (): EventsSettings => EventsSettings.of(new Settings(process.env)));

@@ -1,7 +1,13 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { DatabaseModule } from '@app/database';
 import { SharedContract } from '@app/platform';
 import { IdempotencyStore } from './idempotency-store';
-import { IdempotencySettings } from './idempotency.settings';
+import { IdempotencyRecord } from './idempotency.record';
+import { IdempotencySettings, idempotencyConfig } from './idempotency.settings';
+import { CreateIdempotencyKeys1795400000001 } from './migrations/1795400000001-create-idempotency-keys';
+import { IdempotencyKeysAsTheirEntity1795600000003 } from './migrations/1795600000003-idempotency-keys-as-their-entity';
+import { IdempotencyKeysNamedForTheirLibrary1795700000001 } from './migrations/1795700000001-idempotency-keys-named-for-their-library';
 
 /**
  * The store behind `@Idempotent()`: global, so that any feature's route can
@@ -15,10 +21,21 @@ export class IdempotencyModule {
     shared.reads('Idempotency-Key', { once: true }).sends('Idempotent-Replayed');
   }
 
-  static forRoot(settings: IdempotencySettings): DynamicModule {
+  static forRoot(): DynamicModule {
     return {
       module: IdempotencyModule,
-      providers: [{ provide: IdempotencySettings, useValue: settings }, IdempotencyStore],
+      imports: [
+        ConfigModule.forFeature(idempotencyConfig),
+        DatabaseModule.forFeature({
+          entities: [IdempotencyRecord],
+          migrations: [
+            CreateIdempotencyKeys1795400000001,
+            IdempotencyKeysAsTheirEntity1795600000003,
+            IdempotencyKeysNamedForTheirLibrary1795700000001,
+          ],
+        }),
+      ],
+      providers: [{ provide: IdempotencySettings, useExisting: idempotencyConfig.KEY }, IdempotencyStore],
       exports: [IdempotencyStore],
     };
   }

@@ -1,4 +1,5 @@
-import type { Settings } from '@app/platform';
+import { registerAs } from '@nestjs/config';
+import { Settings } from '@app/platform';
 
 /** Idempotency's own variable: `IDEMPOTENCY_TTL_HOURS`. */
 export class IdempotencySettings {
@@ -12,3 +13,8 @@ export class IdempotencySettings {
     return new IdempotencySettings(settings.integer('IDEMPOTENCY_TTL_HOURS', 24, 1, 8_760));
   }
 }
+
+/** These settings as Nest's configuration names them (`idempotency`): read from the environment when the application starts. */
+export const idempotencyConfig = registerAs('idempotency', (): IdempotencySettings =>
+  IdempotencySettings.of(new Settings(process.env)),
+);

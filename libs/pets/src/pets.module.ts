@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { DatabaseModule } from '@app/database';
 import { UnitOfWork } from '@app/platform/ports';
 import { PetCatalog } from './application/pet-catalog';
 import { PetsService } from './application/pets.service';
 import { PetRepository } from './domain/pet.repository';
 import { PetsController } from './http/pets.controller';
+import { PETS_MIGRATIONS } from './infrastructure/migrations';
+import { PetRecord } from './infrastructure/pet.record';
 import { SqlPetRepository } from './infrastructure/sql-pet.repository';
 
 /**
@@ -11,6 +14,7 @@ import { SqlPetRepository } from './infrastructure/sql-pet.repository';
  * from the repository port; other modules get only the {@link PetCatalog}.
  */
 @Module({
+  imports: [DatabaseModule.forFeature({ entities: [PetRecord], migrations: PETS_MIGRATIONS })],
   controllers: [PetsController],
   providers: [
     { provide: PetRepository, useClass: SqlPetRepository },

@@ -3,21 +3,11 @@ export { AppConfig } from './config/app-config';
 export { Settings, type Environment } from './config/settings';
 export { ConfigError } from './config/config.error';
 export { withoutCredentials } from './config/without-credentials';
-export { loadConfig, readEnvironment } from './config/read-environment';
 export { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 export { AppError } from './errors/app-error';
 export { JSON_CONTENT_TYPE } from './errors/error-body';
 export { FailureTranslators, type FailureTranslator } from './ports/failure-translators';
 export { PLATFORM_ERROR_CODES } from './errors/error-catalogue';
-export { Composition } from './composition/composition';
-export {
-  defineCapability,
-  defineFeature,
-  type Capability,
-  type Feature,
-  type Part,
-  type Schema,
-} from './composition/part';
 export { API_PREFIX } from './config/api-prefix';
 export { createHttpApplication } from './server/http-application';
 export { setCreatedLocation, setNextPageLink } from './http/links';

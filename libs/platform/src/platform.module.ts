@@ -1,8 +1,9 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { ConfigModule } from '@nestjs/config';
+import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import type { FastifyInstance } from 'fastify';
-import { AppConfig } from './config/app-config';
+import { AppConfig, appConfig } from './config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 import { ErrorFilter } from './http/error.filter';
 import { FailureTranslators } from './ports/failure-translators';
@@ -14,6 +15,7 @@ import { Draining } from './lifecycle/draining';
 import { APP_LOGGER, appLoggerOf } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
+import { edgeConfig } from './edge/edge.settings';
 import { ServerEdge } from './edge/server-edge';
 
 /**
@@ -23,25 +25,29 @@ import { ServerEdge } from './edge/server-edge';
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, service: ServiceInfo): DynamicModule {
+  static forRoot(service: ServiceInfo): DynamicModule {
     return {
       module: PlatformModule,
-      imports: [TerminusModule.forRoot({ logger: false })],
-      controllers: [HealthController, ...(config.metrics ? [MetricsController] : [])],
+      imports: [
+        ConfigModule.forFeature(appConfig),
+        ConfigModule.forFeature(edgeConfig),
+        TerminusModule.forRoot({ logger: false }),
+      ],
+      // /metrics answers 404 when METRICS=off (MetricsController).
+      controllers: [HealthController, MetricsController],
       providers: [
-        { provide: AppConfig, useValue: config },
+        { provide: AppConfig, useExisting: appConfig.KEY },
         { provide: SERVICE_INFO, useValue: service },
-        { provide: APP_LOGGER, useValue: appLoggerOf(config) },
-        // Read here, as the application is composed, before anything starts.
-        { provide: ServerEdge, useValue: new ServerEdge(config) },
+        { provide: APP_LOGGER, inject: [AppConfig], useFactory: appLoggerOf },
+        { provide: ServerEdge, useExisting: edgeConfig.KEY },
         {
           // Created before the routes are declared, so that it sees every one of them.
           provide: RouteIndex,
           inject: [HttpAdapterHost],
           useFactory: (host: HttpAdapterHost) => RouteIndex.watch(host.httpAdapter.getInstance<FastifyInstance>()),
         },
-        // The request pipeline registers it globally (pipeline/request-pipeline.ts).
-        ErrorFilter,
+        // The one error filter, for every route: whatever a step of Nest's throws, answered in the Error shape.
+        { provide: APP_FILTER, useClass: ErrorFilter },
         MetricsService,
         Readiness,
         FailureTranslators,

@@ -1,4 +1,5 @@
-import { ConfigError, type Settings } from '@app/platform';
+import { registerAs } from '@nestjs/config';
+import { ConfigError, Settings } from '@app/platform';
 
 /** Rate limiting's own variables. */
 export class RateLimitSettings {
@@ -40,3 +41,8 @@ function redisOf(settings: Settings): RateLimitSettings['redis'] {
   }
   return { url, keyPrefix };
 }
+
+/** These settings as Nest's configuration names them (`rateLimit`): read from the environment when the application starts. */
+export const rateLimitConfig = registerAs('rateLimit', (): RateLimitSettings =>
+  RateLimitSettings.of(new Settings(process.env)),
+);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DatabaseModule } from '@app/database';
 import { PetsModule } from '@app/pets';
 import { UnitOfWork } from '@app/platform/ports';
 import { InventoryService } from './application/inventory.service';
@@ -8,7 +9,10 @@ import { OrderRepository } from './domain/order.repository';
 import { PetDirectory } from './domain/pet-directory';
 import { InventoryController } from './http/inventory.controller';
 import { OrdersController } from './http/orders.controller';
+import { InventoryCountRecord, InventoryPetRecord } from './infrastructure/inventory.record';
 import { InventorySubscriptions } from './infrastructure/inventory.subscriptions';
+import { STORE_MIGRATIONS } from './infrastructure/migrations';
+import { OrderRecord } from './infrastructure/order.record';
 import { PetDirectoryAdapter } from './infrastructure/pet-directory.adapter';
 import { SqlInventoryRepository } from './infrastructure/sql-inventory.repository';
 import { SqlOrderRepository } from './infrastructure/sql-order.repository';
@@ -18,7 +22,13 @@ import { SqlOrderRepository } from './infrastructure/sql-order.repository';
  * ports; the pets module is reached through its PetCatalog only.
  */
 @Module({
-  imports: [PetsModule],
+  imports: [
+    DatabaseModule.forFeature({
+      entities: [OrderRecord, InventoryCountRecord, InventoryPetRecord],
+      migrations: STORE_MIGRATIONS,
+    }),
+    PetsModule,
+  ],
   controllers: [OrdersController, InventoryController],
   providers: [
     { provide: PetDirectory, useClass: PetDirectoryAdapter },

@@ -1,4 +1,5 @@
-import { ConfigError, withoutCredentials, type Settings } from '@app/platform';
+import { registerAs } from '@nestjs/config';
+import { ConfigError, withoutCredentials, Settings } from '@app/platform';
 
 /** How the root of a trace is sampled: OpenTelemetry's OTEL_TRACES_SAMPLER values. */
 export const SAMPLERS = [
@@ -112,3 +113,8 @@ function ratio(settings: Settings): number {
   }
   return parsed;
 }
+
+/** These settings as Nest's configuration names them (`tracing`): read from the environment when the application starts. */
+export const tracingConfig = registerAs('tracing', (): TracingSettings =>
+  TracingSettings.of(new Settings(process.env)),
+);

@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
+import { DatabaseModule } from '@app/database';
 import { UnitOfWork } from '@app/platform/ports';
 import { __Things__Service } from './application/__things-kebab__.service';
 import { __Thing__Repository } from './domain/__thing-kebab__.repository';
 import { __Things__Controller } from './http/__things-kebab__.controller';
+import { __Thing__Record } from './infrastructure/__thing-kebab__.record';
+import { __THINGS___MIGRATIONS } from './infrastructure/migrations';
 import { Sql__Thing__Repository } from './infrastructure/sql-__thing-kebab__.repository';
 
 /** The application classes are plain TypeScript, built here from their ports and the platform's unit of work. */
 @Module({
+  imports: [DatabaseModule.forFeature({ entities: [__Thing__Record], migrations: __THINGS___MIGRATIONS })],
   controllers: [__Things__Controller],
   providers: [
     { provide: __Thing__Repository, useClass: Sql__Thing__Repository },

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
+import { DatabaseModule } from '@app/database';
 import { __Things__Service } from './application/__things-kebab__.service';
 import { __Thing__Repository } from './domain/__thing-kebab__.repository';
 import { __Things__Controller } from './http/__things-kebab__.controller';
 import { __Things__Subscriptions } from './infrastructure/__things-kebab__.subscriptions';
+import { __Thing__Record } from './infrastructure/__thing-kebab__.record';
+import { __THINGS___MIGRATIONS } from './infrastructure/migrations';
 import { Sql__Thing__Repository } from './infrastructure/sql-__thing-kebab__.repository';
 
 /**
@@ -10,6 +13,7 @@ import { Sql__Thing__Repository } from './infrastructure/sql-__thing-kebab__.rep
  * The application class is plain TypeScript, built here from the repository port.
  */
 @Module({
+  imports: [DatabaseModule.forFeature({ entities: [__Thing__Record], migrations: __THINGS___MIGRATIONS })],
   controllers: [__Things__Controller],
   providers: [
     { provide: __Thing__Repository, useClass: Sql__Thing__Repository },

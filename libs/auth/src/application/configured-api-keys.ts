@@ -18,9 +18,15 @@ export interface ConfiguredKey {
 export class ConfiguredApiKeys extends ApiKeyVerifier {
   private readonly keys: ReadonlyArray<{ digest: Buffer; caller: Caller }>;
 
-  constructor(keys: readonly ConfiguredKey[]) {
+  constructor(private readonly configured: readonly ConfiguredKey[]) {
     super();
+    const keys = configured;
     this.keys = keys.map(({ name, key, scopes }) => ({ digest: digestOf(key), caller: { principal: name, scopes } }));
+  }
+
+  /** The key of that name, as configured (the one generated outside production, to print it once). */
+  keyNamed(name: string): string | undefined {
+    return this.configured.find((key) => key.name === name)?.key;
   }
 
   get size(): number {

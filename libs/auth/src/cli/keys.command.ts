@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { EXIT, runDatabaseCommand, type SqlClient } from '@app/database';
-import { textTable, type CommandOutput, type Environment, type Part } from '@app/platform';
+import { EXIT, runDatabaseCommand, type OpenApplication, type SqlClient } from '@app/database';
+import { textTable, type CommandOutput } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
 import { EVERY_SCOPE, scopePatterns } from '../domain/scope';
@@ -28,13 +28,8 @@ The database is the one DATABASE_URL names (the environment, or .env), as for th
  * `npm run keys`: issue, list and revoke API keys in the service's database.
  * Returns the exit status; every refusal is one line on stderr.
  */
-export function runKeysCommand(
-  argv: readonly string[],
-  env: Environment,
-  parts: readonly Part[],
-  io: CommandOutput,
-): Promise<number> {
-  return runDatabaseCommand({ usage: KEYS_USAGE, parse: parseCommand, run }, argv, env, parts, io);
+export function runKeysCommand(argv: readonly string[], io: CommandOutput, open: OpenApplication): Promise<number> {
+  return runDatabaseCommand({ usage: KEYS_USAGE, parse: parseCommand, run }, argv, io, open);
 }
 
 async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<number> {

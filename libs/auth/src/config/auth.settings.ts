@@ -1,4 +1,5 @@
-import { ConfigError, type Settings } from '@app/platform';
+import { registerAs } from '@nestjs/config';
+import { ConfigError, Settings } from '@app/platform';
 import type { ConfiguredKey } from '../application/configured-api-keys';
 import { configuredKeysOf } from './api-keys.setting';
 
@@ -33,3 +34,6 @@ export class AuthSettings {
     );
   }
 }
+
+/** These settings as Nest's configuration names them (`auth`): read from the environment when the application starts. */
+export const authConfig = registerAs('auth', (): AuthSettings => AuthSettings.of(new Settings(process.env)));

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { EXIT, runDatabaseCommand, type SqlClient } from '@app/database';
-import { textTable, type CommandOutput, type Environment, type Part } from '@app/platform';
+import { EXIT, runDatabaseCommand, type OpenApplication, type SqlClient } from '@app/database';
+import { textTable, type CommandOutput } from '@app/platform';
 import { outboxStatements, type StoredEvent } from '../outbox-statements';
 
 /** A subscription seen this recently is a running instance's: every instance marks its own once a minute. */
@@ -46,13 +46,8 @@ interface Parked extends StoredEvent {
 }
 
 /** `npm run events`: the parked events of the service's database, and replays of them. Returns the exit status. */
-export function runEventsCommand(
-  argv: readonly string[],
-  env: Environment,
-  parts: readonly Part[],
-  io: CommandOutput,
-): Promise<number> {
-  return runDatabaseCommand({ usage: EVENTS_USAGE, parse: parseCommand, run }, argv, env, parts, io);
+export function runEventsCommand(argv: readonly string[], io: CommandOutput, open: OpenApplication): Promise<number> {
+  return runDatabaseCommand({ usage: EVENTS_USAGE, parse: parseCommand, run }, argv, io, open);
 }
 
 async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<number> {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { registerAs } from '@nestjs/config';
 import { API_PREFIX } from './api-prefix';
 import { ConfigError } from './config.error';
 import { Settings, type Environment } from './settings';
@@ -21,8 +22,8 @@ export type ShutdownSignal = 'SIGTERM' | 'SIGINT';
 export const PRODUCTION_SHUTDOWN_DELAY_MS = 5_000;
 
 /**
- * The server's own configuration, read once from the environment and validated at startup; also the DI token. Each
- * library reads its own variables from {@link settings}; nothing reads the process environment.
+ * The server's own configuration, read from the environment and validated at startup ({@link appConfig}, Nest's `app`
+ * namespace); also the DI token. Each library reads its own variables, in a namespace of its own.
  */
 export class AppConfig {
   readonly nodeEnv: NodeEnv;
@@ -44,7 +45,7 @@ export class AppConfig {
   readonly trustProxy: boolean | number | readonly string[];
   /** Whether requests are counted and `/metrics` is served. */
   readonly metrics: boolean;
-  /** The environment this was read from, for each library to read its own variables. */
+  /** The environment this was read from, for the core's own parts (CORS, security headers, connection limits). */
   readonly settings: Settings;
 
   private constructor(values: AppConfig) {
@@ -144,3 +145,6 @@ function trustProxy(settings: Settings): boolean | number | string[] {
   }
   return entries;
 }
+
+/** The core's settings as Nest's configuration names them (`app`): read from the environment when the application starts. */
+export const appConfig = registerAs('app', (): AppConfig => AppConfig.fromEnvironment(process.env));

@@ -8,7 +8,7 @@ import { SecurityHeaders } from './security-headers';
  * The server's edge, which no module imports and every request meets, in the order it meets them (the pipeline,
  * pipeline/request-pipeline.ts, installs them so): the bounds on connections (MAX_CONNECTIONS), the security headers
  * (SECURITY_HEADERS), the monitors' own port (MANAGEMENT_PORT, MANAGEMENT_HOST) and CORS (CORS_ORIGINS). Their
- * settings are read once, as the application is composed: a bad value stops it, naming the variable.
+ * settings are read once, as the application is created (`edgeConfig`, edge.settings.ts): a bad value stops it, naming the variable.
  */
 export class ServerEdge {
   readonly connections: ConnectionLimits;

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig, LogLevel } from '../config/app-config';
 import { ConfigError } from '../config/config.error';
 
 /** Nest's token for the application's pino logger ({@link appLoggerOf}). */
@@ -15,15 +15,16 @@ export const LOG_BUFFER_BYTES = 1 << 20;
 /** How long after the first dropped line the summary of those dropped is written (if the reader has caught up). */
 const DROP_SUMMARY_MS = 10_000;
 
-const loggers = new WeakMap<AppConfig, Logger>();
+/** One per level: the process has one stdout, whichever application (or read of the configuration) asks. */
+const loggers = new Map<LogLevel, Logger>();
 const droppedLines = new WeakMap<Logger, { count: number }>();
 
 /**
  * The one pino logger of an application: JSON lines on stdout at `LOG_LEVEL`, for Nest's own lines (from the first, so
  * a failed startup logs JSON too) and the request lines; written asynchronously, at most LOG_BUFFER_BYTES waiting.
  */
-export function appLoggerOf(config: AppConfig): Logger {
-  let logger = loggers.get(config);
+export function appLoggerOf(config: Pick<AppConfig, 'logLevel'>): Logger {
+  let logger = loggers.get(config.logLevel);
   if (!logger) {
     const stdout = pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: LOG_BUFFER_BYTES });
     const created = pino({ level: config.logLevel }, stdout);
@@ -42,7 +43,7 @@ export function appLoggerOf(config: AppConfig): Logger {
       }, DROP_SUMMARY_MS).unref();
     });
     droppedLines.set(created, dropped);
-    loggers.set(config, (logger = created));
+    loggers.set(config.logLevel, (logger = created));
   }
   return logger;
 }

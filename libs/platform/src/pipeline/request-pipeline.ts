@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { allowCrossOrigin } from '../edge/cors';
 import { ServerEdge } from '../edge/server-edge';
-import { ErrorFilter } from '../http/error.filter';
 import { declareRequestState } from '../http/request-state';
 import { RouteIndex } from '../http/route-index';
 import { Draining } from '../lifecycle/draining';
@@ -69,9 +68,9 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   parseJsonBodies(fastify);
 
   // 5. Nest, for the route: its interceptors (`@Idempotent()`), the global pipe (the validation library's), the
-  //    handler. Whatever any step throws is answered by the one error filter, in the Error shape.
+  //    handler. Whatever any step throws is answered by the one error filter (the platform's APP_FILTER), in the
+  //    Error shape.
   if (tracing) fastify.addHook('preHandler', tracing.preHandler);
-  app.useGlobalFilters(app.get(ErrorFilter));
 
   // 6. As the answer leaves.
   fastify.addHook('onSend', closeWhenDraining(app.get(Draining)));

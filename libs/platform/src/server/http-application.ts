@@ -3,7 +3,7 @@ import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppConfig } from '../config/app-config';
+import { appConfig, type AppConfig } from '../config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from '../config/service-info';
 import { sendError } from '../errors/error-body';
 import { fastifyErrorBody } from '../http/error.filter';
@@ -17,12 +17,16 @@ import { installRequestPipeline } from '../pipeline/request-pipeline';
 import { requestIdOf } from '../http/request-state';
 import { ServerEdge } from '../edge/server-edge';
 
-/** The Nest application on Fastify with the contract's HTTP settings: `main.ts` and the e2e tests both make it here. */
+/**
+ * The Nest application on Fastify with the contract's HTTP settings: `main.ts` and the e2e tests both make it here.
+ * The server's own settings (Nest's `app` namespace) are read first, from the environment, for Fastify's options;
+ * the application's modules read theirs as Nest creates them.
+ */
 export async function createHttpApplication(
   rootModule: Type | DynamicModule,
-  config: AppConfig,
   options: { logger?: LoggerService | false } = {},
 ): Promise<NestFastifyApplication> {
+  const config = appConfig();
   const edge = new EdgeResponses(appLoggerOf(config));
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
@@ -60,12 +64,20 @@ export async function createHttpApplication(
     keepAliveTimeout: config.timeouts.keepAliveMs,
     connectionTimeout: config.timeouts.requestMs + config.timeouts.keepAliveMs,
   });
+  const logger = options.logger ?? new NestPinoLogger(appLoggerOf(config));
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     // Nest would add an urlencoded parser; Fastify's JSON parser is kept instead.
     bodyParser: false,
     abortOnError: false,
-    logger: options.logger ?? new NestPinoLogger(appLoggerOf(config)),
+    logger,
+    // Each module reads its settings as Nest creates it: Nest's lines wait until all are read, so that a bad variable
+    // stops the start with one line naming it (main.ts's logStartupFailure), not after Nest's progress and its own
+    // report of the error.
+    bufferLogs: true,
+    autoFlushLogs: false,
   });
+  app.useLogger(logger);
+  app.flushLogs();
   const serverEdge = app.get(ServerEdge);
   edge.countWith(app.get(MetricsService).countUnrouted);
   edge.securityHeaders = serverEdge.securityHeaders?.api ?? {};

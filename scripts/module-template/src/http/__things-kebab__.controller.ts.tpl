@@ -39,7 +39,7 @@ const ID_PARAMETER = {
 } as const;
 
 /**
- * Mounted under the API prefix as a feature of the composition: `/v1/__route__`. Its reads need the scope
+ * Mounted under the API prefix as a feature of the app module: `/v1/__route__`. Its reads need the scope
  * `__things-kebab__:read`, its writes `__things-kebab__:write` (`@Scoped()`; a route may state another with
  * `@RequiresScope()`).
  */

@@ -11,7 +11,7 @@ import { List__Things__Query } from './dto/list-__things-kebab__.query';
 import { __Thing__Response, to__Thing__Response } from './dto/__thing-kebab__.response';
 
 /**
- * Mounted under the API prefix as a feature of the composition: `/v1/__route__`, read only (the events write it). Its
+ * Mounted under the API prefix as a feature of the app module: `/v1/__route__`, read only (the events write it). Its
  * reads need the scope `__things-kebab__:read` (`@Scoped()`).
  */
 @ApiTags('__things-kebab__')

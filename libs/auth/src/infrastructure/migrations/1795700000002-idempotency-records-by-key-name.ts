@@ -1,8 +1,7 @@
-import type { Type } from '@nestjs/common';
 import { renamePrincipals } from '@app/idempotency';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { digestOf } from '../../application/api-key-material';
-import type { ConfiguredKey } from '../../application/configured-api-keys';
+import { authConfig } from '../../config/auth.settings';
 
 /**
  * Up to release 2.0.0 a key of `API_KEYS` was known by the first 12 hex digits
@@ -12,18 +11,18 @@ import type { ConfiguredKey } from '../../application/configured-api-keys';
  * retry across the upgrade gets its answer rather than a second pet. The old
  * label is only a query parameter here, never logged or stored again.
  */
-export function idempotencyRecordsByKeyName(keys: readonly ConfiguredKey[]): Type<MigrationInterface> {
-  return class IdempotencyRecordsByKeyName1795700000002 implements MigrationInterface {
-    name = 'IdempotencyRecordsByKeyName1795700000002';
+export class IdempotencyRecordsByKeyName1795700000002 implements MigrationInterface {
+  name = 'IdempotencyRecordsByKeyName1795700000002';
 
-    async up(queryRunner: QueryRunner): Promise<void> {
-      await renamePrincipals(
-        queryRunner,
-        keys.map(({ name, key }) => ({ from: digestOf(key).toString('hex', 0, 6), to: name })),
-      );
-    }
+  async up(queryRunner: QueryRunner): Promise<void> {
+    // The keys of API_KEYS as the starting service reads them (Nest's `auth` namespace, from the same environment).
+    const keys = authConfig().apiKeys;
+    await renamePrincipals(
+      queryRunner,
+      keys.map(({ name, key }) => ({ from: digestOf(key).toString('hex', 0, 6), to: name })),
+    );
+  }
 
-    /** The records stay under the names: a release before reads none of them (they expire in IDEMPOTENCY_TTL_HOURS). */
-    async down(): Promise<void> {}
-  };
+  /** The records stay under the names: a release before reads none of them (they expire in IDEMPOTENCY_TTL_HOURS). */
+  async down(): Promise<void> {}
 }

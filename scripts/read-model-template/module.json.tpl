@@ -1,1 +1,0 @@
-{ "kind": "feature", "dependsOn": ["auth", "database", "validation"] }
