@@ -519,7 +519,7 @@ describe('npm run generate:module', () => {
         ].join('\n'),
       );
       const wiring = readFileSync(join(copy, 'libs/reservations/src/reservations.module.ts'), 'utf8');
-      expect(wiring).toContain('imports: [PetsModule],');
+      expect(wiring).toMatch(/imports: \[\s*PetsModule,\s*DatabaseModule\.forFeature\(/);
       expect(wiring).toContain('{ provide: PetCatalogPort, useClass: PetCatalogAdapter },');
 
       // What a team then writes: a reservation may name a pet, which it reserves in the same transaction.

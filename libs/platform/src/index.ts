@@ -15,7 +15,7 @@ export { Public } from './http/public.decorator';
 export { Authenticator } from './ports/authenticator';
 export { CallerLimit } from './ports/caller-limit';
 export { RequestTracing } from './ports/request-tracing';
-export { WithRouteSettings, routeSettingsOf } from './http/route-config';
+export { WithRouteSettings, routeSettingsOf, routeSettingsOfHandler } from './http/route-config';
 export { SharedContract } from './ports/shared-contract';
 export { pathOf } from './http/request-state';
 export { RouteIndex } from './http/route-index';

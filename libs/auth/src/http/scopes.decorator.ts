@@ -1,7 +1,7 @@
 import { applyDecorators, RequestMethod, SetMetadata, type Type } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants';
-import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
+import { routeSettingsOfHandler } from '@app/platform';
 import { SCOPE } from '../domain/scope';
 
 /** Where a route's scope is kept, for the bearer guard. */
@@ -45,7 +45,7 @@ export function Scoped(area: string): ClassDecorator {
       if (name === 'constructor' || typeof handler !== 'function') continue;
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       if (method === undefined || Reflect.getMetadata(SCOPE_METADATA, handler) !== undefined) continue;
-      if ((Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as { public?: boolean } | undefined)?.public) {
+      if (routeSettingsOfHandler(handler).public) {
         continue;
       }
       const scope = `${area}:${SAFE_METHODS.has(method) ? 'read' : 'write'}`;

@@ -1,5 +1,5 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { FASTIFY_ROUTE_SCHEMA_METADATA } from '@nestjs/platform-fastify/constants';
+import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiExtraModels, ApiResponse, DECORATORS, getSchemaPath, type ApiResponseOptions } from '@nestjs/swagger';
 
 type JsonSchema = Record<string, unknown>;
@@ -82,15 +82,18 @@ function itemSchema(options: PropertyOptions, type: unknown): JsonSchema {
   throw new Error(`cannot derive a serialization schema for a property of type ${String(type)}`);
 }
 
-/** Adds one status's schema to the route's Fastify response schemas, keeping the others. */
+/** The response schemas a route's `@Responds()` gave its handler so far, by status. */
+const RESPONSE_SCHEMAS = Symbol('response schemas');
+
+/**
+ * Adds one status's schema to the route's Fastify response schemas, keeping the others: given to Fastify through
+ * `@RouteSchema()`, each time with every status declared so far.
+ */
 function withResponseSchema(status: number, schema: JsonSchema): MethodDecorator {
-  return (_target, _key, descriptor: PropertyDescriptor) => {
+  return (target, key, descriptor: PropertyDescriptor) => {
     const handler = descriptor.value as object;
-    const current = (Reflect.getMetadata(FASTIFY_ROUTE_SCHEMA_METADATA, handler) ?? {}) as { response?: object };
-    Reflect.defineMetadata(
-      FASTIFY_ROUTE_SCHEMA_METADATA,
-      { ...current, response: { ...current.response, [status]: schema } },
-      handler,
-    );
+    const response = { ...(Reflect.getMetadata(RESPONSE_SCHEMAS, handler) as object | undefined), [status]: schema };
+    Reflect.defineMetadata(RESPONSE_SCHEMAS, response, handler);
+    RouteSchema({ response })(target, key, descriptor);
   };
 }

@@ -1,4 +1,4 @@
-import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -14,13 +14,25 @@ export interface RouteSettings {
   management?: boolean;
 }
 
-/** Adds `settings` to the route's Fastify config; unlike `@RouteConfig()`, several can share a route. */
+/** What the decorators of a route put in its config so far: each adds its own, so that several can share a route. */
+const ROUTE_SETTINGS = Symbol('route settings');
+
+/**
+ * Adds `settings` to the route's Fastify config, given to Fastify through `@RouteConfig()` (each time with every
+ * setting the route's decorators gave so far: unlike `@RouteConfig()` alone, several can share a route).
+ */
 export function WithRouteSettings(settings: RouteSettings & Record<string, unknown>): MethodDecorator {
-  return (_target, _key, descriptor: PropertyDescriptor) => {
+  return (target, key, descriptor: PropertyDescriptor) => {
     const handler = descriptor.value as object;
-    const current = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as RouteSettings;
-    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...current, ...settings }, handler);
+    const merged = { ...routeSettingsOfHandler(handler), ...settings };
+    Reflect.defineMetadata(ROUTE_SETTINGS, merged, handler);
+    RouteConfig(merged)(target, key, descriptor);
   };
+}
+
+/** The settings a route's decorators gave its handler (`@Public()`, `@ForMonitors()`, `@Deprecated()`). */
+export function routeSettingsOfHandler(handler: object): RouteSettings {
+  return (Reflect.getMetadata(ROUTE_SETTINGS, handler) ?? {}) as RouteSettings;
 }
 
 export function routeSettingsOf(request: FastifyRequest): RouteSettings {
