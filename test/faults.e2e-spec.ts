@@ -30,12 +30,18 @@ async function expectUnavailable(t: TestApp, { readsToo }: { readsToo: boolean }
       ? [t.http().get('/v1/pets').set(AUTH).timeout(BOUND_MS), t.http().get('/v1/pets/1').set(AUTH).timeout(BOUND_MS)]
       : []),
   ];
-  for (const response of await Promise.all(requests)) {
+  const answers = await Promise.all(requests);
+  for (const response of answers) {
     expect(response.status).toBe(503);
     expect(response.headers['content-type']).toBe(JSON_CONTENT_TYPE);
     expect(response.headers['retry-after']).toBe('2');
-    expect(response.body).toEqual(UNAVAILABLE);
   }
+  // A create is one statement in autocommit: sent on a pooled connection the server's side had just closed (before
+  // the pool heard of it), its answer is lost after it left, which the service cannot tell from a write that was
+  // applied; expectRecovered() then finds that none was. A read is never in doubt.
+  const [first, second, ...reads] = answers;
+  for (const write of [first, second]) expect([UNAVAILABLE, UNCONFIRMED]).toContainEqual(write.body);
+  for (const read of reads) expect(read.body).toEqual(UNAVAILABLE);
   const ready = await t.http().get('/health/ready').timeout(BOUND_MS);
   expect(ready.status).toBe(503);
   expect(ready.body).toEqual(NOT_READY);
