@@ -15,21 +15,23 @@ export function limitPerAddress(
   onClosed: () => void,
 ): void {
   const trusted = trustedPeer(trustProxy);
-  const open = new Map<string, number>();
+  const open = new Map<string, Set<Socket>>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined || trusted(address)) return;
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > max) {
+    let sockets = open.get(address);
+    if (!sockets) open.set(address, (sockets = new Set()));
+    // A connection closed a moment ago (shed, say) is destroyed at once but says 'close' later: not counted.
+    if (sockets.size >= max) for (const held of sockets) if (held.destroyed) sockets.delete(held);
+    if (sockets.size >= max) {
       socket.destroy();
       onClosed();
       return;
     }
-    open.set(address, count);
+    sockets.add(socket);
     socket.once('close', () => {
-      const left = open.get(address)! - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
+      sockets.delete(socket);
+      if (sockets.size === 0 && open.get(address) === sockets) open.delete(address);
     });
   });
 }
