@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { DatabaseModule } from '@app/database';
-import { APP_GUARD } from '@nestjs/core';
-import { APP_LOGGER, AppConfig, Authenticator, ConfigError, Readiness, SharedContract } from '@app/platform';
+import { APP_GUARD, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
+import { APP_LOGGER, AppConfig, ConfigError, Readiness, SharedContract, routeSettingsOf } from '@app/platform';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
 import { ApiKeyVerifier } from './application/api-key.verifier';
@@ -16,10 +17,9 @@ import { ApiKeysUnavailableError } from './domain/api-key.errors';
 import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
 import { InvalidApiKeyError, MissingApiKeyError, TooManyAuthFailuresError } from './http/auth.errors';
-import { BearerAuthenticator } from './http/bearer-authenticator';
 import { BearerGuard } from './http/bearer.guard';
 import { InsufficientScopeError } from './http/insufficient-scope.error';
-import { declaredScopes } from './http/scopes.decorator';
+import { RouteScopes } from './http/route-scopes';
 import { EVERY_SCOPE, scopePatterns } from './domain/scope';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
 
@@ -68,10 +68,10 @@ function configuredKeys(settings: AuthSettings, config: AppConfig): readonly Con
       useFactory: (stored: StoredApiKeys, configured: ConfiguredApiKeys) => new AcceptedApiKeys(stored, configured),
     },
     AuthFailureLimit,
-    // The request pipeline's authentication step, before the body is read.
-    { provide: Authenticator, useClass: BearerAuthenticator },
-    // Authorization, Nest's way: every route's scope against the key's.
-    { provide: APP_GUARD, useClass: BearerGuard },
+    RouteScopes,
+    // Every route: the bearer key, then the route's scope against the key's.
+    BearerGuard,
+    { provide: APP_GUARD, useExisting: BearerGuard },
   ],
 })
 export class AuthModule implements OnModuleInit, OnApplicationShutdown {
@@ -83,6 +83,9 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     private readonly configured: ConfiguredApiKeys,
     private readonly settings: AuthSettings,
     @Inject(APP_LOGGER) private readonly logger: Logger,
+    private readonly guard: BearerGuard,
+    private readonly routeScopes: RouteScopes,
+    private readonly adapterHost: HttpAdapterHost,
     readiness: Readiness,
     shared: SharedContract,
   ) {
@@ -94,6 +97,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
       new ApiKeysUnavailableError(settings.staleSeconds),
     );
     if (settings.failuresPerMinute > 0) shared.mayAnswer(new TooManyAuthFailuresError(settings.failuresPerMinute, 60));
+    shared.describes(RouteScopes.describe);
     // A revocation made while the keys cannot be read would go unseen: not ready until they are read again.
     readiness.add(() => (this.failing ? 'the API keys cannot be read from the database' : undefined));
   }
@@ -105,10 +109,11 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
    */
   async onModuleInit(): Promise<void> {
     // A scope of API_KEYS that no route needs is a typo: refused at start, naming the scopes there are.
+    const known = this.routeScopes.all();
     for (const { name, scopes } of this.settings.apiKeys) {
       if (scopes === EVERY_SCOPE) continue;
       try {
-        scopePatterns(scopes, declaredScopes());
+        scopePatterns(scopes, known);
       } catch (error) {
         throw new ConfigError('API_KEYS', `the key named ${name}: ${(error as Error).message}`);
       }
@@ -128,12 +133,38 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
       );
     }
     this.schedule();
+    this.authenticateBeforeTheBody();
+  }
+
+  /**
+   * The guard's authentication, run as soon as the request line and headers have arrived: a caller without a valid
+   * key is answered before anything of its body is read (no 413 or 415 first, no `100 Continue`), and the guard then
+   * finds it known. After the platform's own first checks (an unknown route is a 404, a malformed header a 400),
+   * which it registered as the application was created. Without an HTTP server (a command-line tool), nothing.
+   */
+  private authenticateBeforeTheBody(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (!fastify) return;
+    const guard = this.guard;
+    const beforeTheBody: onRequestHookHandler = (request, reply, done) => {
+      if (routeSettingsOf(request).public) return done();
+      let refusal;
+      try {
+        refusal = guard.authenticate(request, reply);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (!refusal) return done();
+      void refusal.then(done);
+    };
+    fastify.addHook('onRequest', beforeTheBody);
   }
 
   static forRoot(): DynamicModule {
     return {
       module: AuthModule,
       imports: [
+        DiscoveryModule,
         ConfigModule.forFeature(authConfig),
         DatabaseModule.forFeature({ entities: [ApiKeyRecord], migrations: AUTH_MIGRATIONS }),
       ],

@@ -11,8 +11,8 @@ export interface DatabaseCommand<C> {
   usage: string;
   /** The command `argv` asks for, or `help`; throws a message for anything it cannot take. */
   parse(argv: readonly string[]): C | 'help';
-  /** Does it, writing to `io`; returns the exit status. */
-  run(command: C, sql: SqlClient, io: CommandOutput): Promise<number>;
+  /** Does it, writing to `io`, in the application's modules (not started); returns the exit status. */
+  run(command: C, sql: SqlClient, io: CommandOutput, application: INestApplicationContext): Promise<number>;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function runDatabaseCommand<C>(
   let application: INestApplicationContext | undefined;
   try {
     application = await open();
-    return await command.run(parsed, application.get(SqlClient), io);
+    return await command.run(parsed, application.get(SqlClient), io, application);
   } catch (error) {
     io.err(failureMessage(error));
     return EXIT.failed;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler, onSendHookHandler } from 'fastify';
 import { AppConfig, MetricsService, SharedContract } from '@app/platform';
 import type { DeprecatedRoute } from './deprecated.decorator';
 import { describeDeprecations } from './deprecation.document';
@@ -10,10 +10,11 @@ const hooksOf = <T>(hooks: Hooks<T>): T[] => (hooks === undefined ? [] : Array.i
 
 /**
  * Gives each `@Deprecated()` route, as it is declared, two steps of its own
- * (Fastify's route-level hooks, which run after the request pipeline's steps
- * of the same kind): its headers on every answer it gives, 401s included,
- * and, with metrics on, its calls counted by caller, so that operators see who
- * must migrate before the sunset. Created before the routes are declared.
+ * (Fastify's route-level hooks): its headers on every answer it gives, as the
+ * answer leaves (`onSend`: 401s and every other refusal included, whichever
+ * step gave it), and, with metrics on, its calls counted by caller, so that
+ * operators see who must migrate before the sunset. Created before the routes
+ * are declared.
  */
 @Injectable()
 export class DeprecatedRoutes {
@@ -29,11 +30,15 @@ export class DeprecatedRoutes {
     host.httpAdapter.getInstance<FastifyInstance>().addHook('onRoute', (route) => {
       const { deprecation } = (route.config ?? {}) as { deprecation?: DeprecatedRoute };
       if (!deprecation) return;
-      const sendHeaders: onRequestHookHandler = (_request, reply, done) => {
-        reply.headers(deprecation.headers);
-        done();
+      const sendHeaders: onSendHookHandler = (_request, reply, payload, done) => {
+        for (const [name, value] of Object.entries(deprecation.headers)) {
+          // The successor's Link joins any the answer has (a page's next).
+          const given = name === 'link' ? reply.getHeader('link') : undefined;
+          reply.header(name, given === undefined ? value : `${String(given)}, ${value}`);
+        }
+        done(null, payload);
       };
-      route.onRequest = [...hooksOf(route.onRequest), sendHeaders];
+      route.onSend = [...hooksOf(route.onSend), sendHeaders];
       if (!calls) return;
       const labels = { operation: deprecation.operationId, sunset: deprecation.sunsetDay };
       const countCall: onResponseHookHandler = (request, _reply, done) => {

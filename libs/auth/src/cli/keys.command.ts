@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
+import type { INestApplicationContext } from '@nestjs/common';
 import { EXIT, runDatabaseCommand, type OpenApplication, type SqlClient } from '@app/database';
 import { textTable, type CommandOutput } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
 import type { ApiKey } from '../domain/api-key';
 import { EVERY_SCOPE, scopePatterns } from '../domain/scope';
-import { declaredScopes } from '../http/scopes.decorator';
+import { RouteScopes } from '../http/route-scopes';
 import { TypeOrmApiKeyRepository } from '../infrastructure/typeorm-api-key.repository';
 
 export const KEYS_USAGE = `Usage: npm run keys -- <command>
@@ -32,8 +33,20 @@ export function runKeysCommand(argv: readonly string[], io: CommandOutput, open:
   return runDatabaseCommand({ usage: KEYS_USAGE, parse: parseCommand, run }, argv, io, open);
 }
 
-async function run(parsed: Command, sql: SqlClient, io: CommandOutput): Promise<number> {
+async function run(
+  parsed: Command,
+  sql: SqlClient,
+  io: CommandOutput,
+  application: INestApplicationContext,
+): Promise<number> {
   const keys = new ApiKeysService(new TypeOrmApiKeyRepository(sql));
+  // `--scopes` as given, checked against the scopes the service's routes need (its modules are created here).
+  const known = application.get(RouteScopes).all();
+  const scopesOf = (given: string) =>
+    scopePatterns(
+      given.split(',').map((scope) => scope.trim()),
+      known,
+    );
   switch (parsed.command) {
     case 'create': {
       const scopes = parsed.scopes === undefined ? EVERY_SCOPE : scopesOf(parsed.scopes);
@@ -73,14 +86,6 @@ type Command =
   | { command: 'set-scopes'; name: string; scopes: string }
   | { command: 'revoke'; name: string }
   | { command: 'list'; json: boolean };
-
-/** `--scopes` as given, checked against the scopes the service's routes need (their modules are composed here). */
-function scopesOf(given: string): string[] {
-  return scopePatterns(
-    given.split(',').map((scope) => scope.trim()),
-    declaredScopes(),
-  );
-}
 
 function parseCommand(argv: readonly string[]): Command | 'help' {
   const { values, positionals } = parseArgs({

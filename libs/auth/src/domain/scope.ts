@@ -6,6 +6,15 @@ import { InvalidScopeError } from './api-key.errors';
  */
 export const SCOPE = /^[a-z][a-z0-9-]*:(read|write)$/;
 
+/** An area: a feature's name, as its scopes begin (`pets`, `store`). */
+export const AREA = /^[a-z][a-z0-9-]*$/;
+
+/** What a request to a route of `area` needs: `<area>:read` for a safe method (GET, HEAD), `<area>:write` for another. */
+export function routeScope(area: string | undefined, method: string): string | undefined {
+  if (area === undefined) return undefined;
+  return method === 'GET' || method === 'HEAD' ? `${area}:read` : `${area}:write`;
+}
+
 /** What a key carries: a scope, or a pattern with `*` for the area or the access (`pets:*`, `*:read`), or `*`. */
 const PATTERN = /^(?:\*|(?:\*|[a-z][a-z0-9-]*):(?:read|write|\*))$/;
 

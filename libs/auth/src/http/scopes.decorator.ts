@@ -1,19 +1,19 @@
-import { applyDecorators, RequestMethod, SetMetadata, type Type } from '@nestjs/common';
-import { METHOD_METADATA } from '@nestjs/common/constants';
+import { applyDecorators, SetMetadata, type Type } from '@nestjs/common';
 import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
 import { routeSettingsOfHandler } from '@app/platform';
-import { SCOPE } from '../domain/scope';
+import { AREA, SCOPE } from '../domain/scope';
 
-/** Where a route's scope is kept, for the bearer guard. */
+/** Where a route's own scope is kept (`@RequiresScope()`), for the bearer guard. */
 export const SCOPE_METADATA = 'petstore:scope';
 
-/** Every scope a route of the service needs, as the routes are declared: what a key's scopes are checked against. */
-const declared = new Set<string>();
+/** Where a controller's area is kept (`@Scoped()`): its routes need `<area>:read` or `<area>:write`. */
+export const SCOPE_AREA_METADATA = 'petstore:scope-area';
 
-/** The scopes the service's routes need (their classes imported, so their decorators ran). */
-export function declaredScopes(): ReadonlySet<string> {
-  return declared;
-}
+/**
+ * The document's mark of an operation whose scope follows from its area and method, until the auth module's document
+ * edit writes the scope in (auth.module.ts): the method is the document's to know.
+ */
+export const SCOPE_AREA_EXTENSION = 'x-scope-area';
 
 /**
  * The scope the route needs: a key without it (or a pattern granting it) is answered 403 `insufficient_scope`. The
@@ -22,7 +22,6 @@ export function declaredScopes(): ReadonlySet<string> {
  */
 export function RequiresScope(scope: string): MethodDecorator {
   if (!SCOPE.test(scope)) throw new Error(`@RequiresScope('${scope}'): a scope is <area>:read or <area>:write`);
-  declared.add(scope);
   return applyDecorators(
     SetMetadata(SCOPE_METADATA, scope),
     ApiSecurity('bearer', [scope]),
@@ -30,26 +29,23 @@ export function RequiresScope(scope: string): MethodDecorator {
   );
 }
 
-const SAFE_METHODS: ReadonlySet<RequestMethod> = new Set([RequestMethod.GET, RequestMethod.HEAD]);
-
 /**
  * The scopes of a controller's routes: `<area>:read` for a GET (or HEAD), `<area>:write` for any other method, the
  * area the feature's name (`@Scoped('pets')`). A route marked `@RequiresScope()` keeps its own, one marked
  * `@Public()` needs none. Written once on the class, so a route added to it is covered.
  */
 export function Scoped(area: string): ClassDecorator {
+  if (!AREA.test(area)) throw new Error(`@Scoped('${area}'): an area is a feature's name, as pets or store`);
   return (target) => {
+    SetMetadata(SCOPE_AREA_METADATA, area)(target);
+    // The document: each route of the class that states no scope of its own is marked with the area.
     const prototype = (target as unknown as Type).prototype as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(prototype)) {
       const handler = prototype[name];
       if (name === 'constructor' || typeof handler !== 'function') continue;
-      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-      if (method === undefined || Reflect.getMetadata(SCOPE_METADATA, handler) !== undefined) continue;
-      if (routeSettingsOfHandler(handler).public) {
+      if (Reflect.getMetadata(SCOPE_METADATA, handler) !== undefined || routeSettingsOfHandler(handler).public)
         continue;
-      }
-      const scope = `${area}:${SAFE_METHODS.has(method) ? 'read' : 'write'}`;
-      RequiresScope(scope)(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
+      ApiExtension(SCOPE_AREA_EXTENSION, area)(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
     }
   };
 }

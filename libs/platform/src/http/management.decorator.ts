@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { Public } from './public.decorator';
 import { WithRouteSettings } from './route-config';
 
 /**
@@ -5,4 +7,4 @@ import { WithRouteSettings } from './route-config';
  * when MANAGEMENT_PORT is set.
  */
 export const ForMonitors = (): MethodDecorator =>
-  WithRouteSettings({ public: true, notRateLimited: true, management: true });
+  applyDecorators(Public(), WithRouteSettings({ notRateLimited: true, management: true }));

@@ -10,13 +10,11 @@ import { Draining } from '../lifecycle/draining';
 import { appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
-import { Authenticator } from '../ports/authenticator';
 import { CallerLimit } from '../ports/caller-limit';
 import { optionalProvider } from '../ports/optional-provider';
 import { Readiness } from '../ports/readiness';
 import { RequestTracing } from '../ports/request-tracing';
 import { SharedContract } from '../ports/shared-contract';
-import { authenticate } from './authenticate';
 import { closeWhenDraining } from './close-when-draining';
 import { countRequest } from './count-request';
 import { sendContinue } from './expect-continue';
@@ -57,8 +55,10 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   // CORS, when CORS_ORIGINS is set (edge/cors.ts): @fastify/cors adds its step as the app boots, after these.
   allowCrossOrigin(app, edge.cors, app.get(RouteIndex), app.get(SharedContract));
 
-  // 3. Before the body: who is calling, and may they call again this minute.
-  fastify.addHook('preParsing', authenticate(authenticatorOf(app)));
+  //    Then the bearer key: the auth module's guard runs its authentication from a hook of this phase it adds itself
+  //    as the application starts (auth.module.ts), after these.
+
+  // 3. Before the body: may the caller call again this minute.
   const callerLimit = optionalProvider(app, CallerLimit);
   if (callerLimit) fastify.addHook('preParsing', limitCallers(callerLimit));
   // Only now may a client waiting with `Expect: 100-continue` send its body.
@@ -79,11 +79,4 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   fastify.addHook('onResponse', logRequest(logger));
   if (tracing) fastify.addHook('onResponse', tracing.onResponse);
   if (config.metrics) fastify.addHook('onResponse', countRequest(app.get(MetricsService)));
-}
-
-/** The auth module's authenticator: without one, every route would be open, so the service does not start. */
-function authenticatorOf(app: NestFastifyApplication): Authenticator {
-  const authenticator = optionalProvider(app, Authenticator);
-  if (!authenticator) throw new Error('no Authenticator is provided: the auth module must be among the features');
-  return authenticator;
 }

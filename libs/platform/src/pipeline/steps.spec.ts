@@ -8,9 +8,7 @@ import { AppError } from '../errors/app-error';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 import { Draining } from '../lifecycle/draining';
 import { MetricsService } from '../metrics/metrics.service';
-import type { Authenticator } from '../ports/authenticator';
 import type { CallerLimit } from '../ports/caller-limit';
-import { authenticate } from './authenticate';
 import { closeWhenDraining } from './close-when-draining';
 import { countRequest } from './count-request';
 import { sendContinue } from './expect-continue';
@@ -114,44 +112,6 @@ describe('refuseMalformedHeaders', () => {
     ],
   ])('refuses %j 400 bad_request', async (head, message) => {
     expect(await answersTo(head)).toEqual({ status: 400, body: refusal(400, 'bad_request', message) });
-  });
-});
-
-describe('authenticate', () => {
-  /** Accepts `Bearer good` as the caller `ci`. */
-  const authenticator: Authenticator = {
-    authenticate(request, _reply, done) {
-      if (request.headers.authorization !== 'Bearer good') {
-        return done(new AppError('unauthenticated', 'invalid_api_key', 'the API key is not valid'));
-      }
-      request.caller = 'ci';
-      done();
-    },
-  };
-
-  it('names the caller, and refuses a bad credential before the body is read', async () => {
-    const { fastify, parsed } = serverWith((server) => server.addHook('preParsing', authenticate(authenticator)));
-    const refused = await fastify.inject({ method: 'POST', url: '/things/1', payload: { a: 1 } });
-    expect(refused.statusCode).toBe(401);
-    expect(refused.json()).toEqual(refusal(401, 'invalid_api_key', 'the API key is not valid'));
-    expect(parsed.bodies).toBe(0);
-    const served = await fastify.inject({
-      method: 'POST',
-      url: '/things/1',
-      payload: { a: 1 },
-      headers: { authorization: 'Bearer good' },
-    });
-    expect(served.statusCode).toBe(200);
-    expect(served.json()).toEqual({ caller: 'ci' });
-  });
-
-  it('asks nothing of a public route', async () => {
-    const { fastify } = serverWith((server) => server.addHook('preParsing', authenticate(authenticator)), {
-      public: true,
-    });
-    const answer = await fastify.inject({ url: '/things/1' });
-    expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toEqual({ caller: null });
   });
 });
 
