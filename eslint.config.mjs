@@ -88,6 +88,49 @@ export const LIBRARY_PRIVATES = [
   },
 ];
 
+/**
+ * Nest's internals, imported from outside Nest: what its packages keep to themselves (`@nestjs/common/internal`, their
+ * `constants`, `enums/...`, anything under `dist/`), which a minor release may change. Only a package's own entry
+ * point is imported. And `@Body()` is the validation library's, which says on the handler that the route takes a body.
+ */
+export const NEST_INTERNALS = {
+  patterns: [
+    {
+      regex: '^@nestjs/[^/]+/.+',
+      message:
+        "Import from the package's entry point (@nestjs/common, @nestjs/core, ...): its other paths are Nest's internals. Reflector, DiscoveryService and the decorators' own metadata say what a route is.",
+    },
+  ],
+  paths: [
+    {
+      name: '@nestjs/common',
+      importNames: ['Body'],
+      message:
+        "Import Body from '@app/validation': Nest's own, which also tells the no-body guard and the idempotency interceptor that the route takes a body, and of which class.",
+    },
+  ],
+};
+
+/**
+ * A decorator keeps what it declares on its target (SetMetadata, read with Reflector): a collection at the top of a
+ * decorator file would fill as classes are loaded, shared by every application and test of the process, and differ with
+ * the order files are imported in.
+ */
+export const DECORATOR_STATE = [
+  {
+    selector:
+      ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > ' +
+      ':matches(NewExpression[callee.name=/^(Set|Map|WeakMap|WeakSet|Array)$/], ArrayExpression)',
+    message:
+      'A decorator keeps what it declares in metadata on its target (SetMetadata, read with Reflector or DiscoveryService), not in a collection of its file.',
+  },
+  {
+    selector: ":matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration[kind='let']",
+    message:
+      'A decorator keeps what it declares in metadata on its target (SetMetadata, read with Reflector or DiscoveryService), not in a variable of its file.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/'] },
   eslint.configs.recommended,
@@ -99,6 +142,7 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', NEST_INTERNALS],
       // Settings are read from the environment by each module's namespace of Nest's configuration, in its
       // *.settings.ts (the core's in config/app-config.ts), as the application starts (decision 0036).
       'no-restricted-properties': [
@@ -153,6 +197,32 @@ export default tseslint.config(
         ...LIBRARY_PRIVATES,
         ...UNSCOPED_ROUTES,
         ...EARLY_EXIT_COMPARES,
+      ],
+    },
+  },
+  {
+    // A decorator file keeps no state of its own.
+    files: ['apps/*/src/**/*.decorator.ts', 'libs/*/src/**/*.decorator.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...COMPUTED_IMPORTS,
+        ...LIBRARY_PRIVATES,
+        ...UNSCOPED_ROUTES,
+        ...DECORATOR_STATE,
+      ],
+    },
+  },
+  {
+    files: ['libs/auth/src/**/*.decorator.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...COMPUTED_IMPORTS,
+        ...LIBRARY_PRIVATES,
+        ...UNSCOPED_ROUTES,
+        ...EARLY_EXIT_COMPARES,
+        ...DECORATOR_STATE,
       ],
     },
   },

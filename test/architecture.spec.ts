@@ -4,7 +4,14 @@ import { join, relative, resolve } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import config, { COMPUTED_IMPORTS, EARLY_EXIT_COMPARES, LIBRARY_PRIVATES, UNSCOPED_ROUTES } from '../eslint.config.mjs';
+import config, {
+  COMPUTED_IMPORTS,
+  DECORATOR_STATE,
+  EARLY_EXIT_COMPARES,
+  LIBRARY_PRIVATES,
+  NEST_INTERNALS,
+  UNSCOPED_ROUTES,
+} from '../eslint.config.mjs';
 import { libraryErrorCodes } from './support/service-modules';
 
 /**
@@ -161,6 +168,74 @@ describe('routes that state no scope', () => {
       ...LIBRARY_PRIVATES,
       ...UNSCOPED_ROUTES,
     ]);
+  });
+});
+
+describe("Nest's internals", () => {
+  it("are refused by ESLint: a path inside a Nest package, and Nest's own Body", () => {
+    const source = [
+      "import { METHOD_METADATA } from '@nestjs/common/constants';",
+      "import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';",
+      "import { getParamArgsMetadata } from '@nestjs/common/internal';",
+      "import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/dist/constants';",
+      "import { Controller, Get, Body } from '@nestjs/common';",
+      "import { Reflector } from '@nestjs/core';",
+      "import { RouteConfig } from '@nestjs/platform-fastify';",
+    ].join('\n');
+    const messages = new Linter({ configType: 'flat' }).verify(source, [
+      { languageOptions: { parser: tseslint.parser }, rules: { 'no-restricted-imports': ['error', NEST_INTERNALS] } },
+    ]);
+    const inside = NEST_INTERNALS.patterns[0].message;
+    expect(messages.map(({ line, message }) => `${line}: ${message}`)).toEqual([
+      `1: '@nestjs/common/constants' import is restricted from being used by a pattern. ${inside}`,
+      `2: '@nestjs/common/enums/route-paramtypes.enum' import is restricted from being used by a pattern. ${inside}`,
+      `3: '@nestjs/common/internal' import is restricted from being used by a pattern. ${inside}`,
+      `4: '@nestjs/platform-fastify/dist/constants' import is restricted from being used by a pattern. ${inside}`,
+      `5: 'Body' import from '@nestjs/common' is restricted. ${NEST_INTERNALS.paths[0].message}`,
+    ]);
+  });
+
+  it('are refused in every TypeScript file by the lint gate', () => {
+    const entry = (config as Array<{ files?: string[]; rules?: Record<string, unknown> }>).find(
+      (candidate) => candidate.files?.includes('**/*.ts') && candidate.rules?.['no-restricted-imports'],
+    );
+    expect(entry?.files).toEqual(['**/*.ts']);
+    expect(entry?.rules?.['no-restricted-imports']).toEqual(['error', NEST_INTERNALS]);
+  });
+});
+
+describe('state kept by a decorator file', () => {
+  it('is refused by ESLint: a collection or a variable at the top of the file, not metadata on the target', () => {
+    const source = [
+      'const declared = new Set<string>();',
+      'export const routes: string[] = [];',
+      'let last: string | undefined;',
+      'const handlers = new WeakMap<object, string>();',
+      "export const SCOPE_METADATA = 'petstore:scope';",
+      'const BEARER = /^bearer (.+)$/i;',
+      "export function Scoped(area: string): ClassDecorator { const seen = new Set<string>(); return SetMetadata('area', area); }",
+    ].join('\n');
+    const messages = restrictedSyntax(source, DECORATOR_STATE);
+    const collection = DECORATOR_STATE[0].message;
+    expect(messages.map(({ line, message }) => `${line}: ${message}`)).toEqual([
+      `1: ${collection}`,
+      `2: ${collection}`,
+      `3: ${DECORATOR_STATE[1].message}`,
+      `4: ${collection}`,
+    ]);
+  });
+
+  it("is refused by the lint gate in every decorator file of the service's code", () => {
+    const decorators = (config as Array<{ files?: string[]; rules?: Record<string, unknown> }>).filter((entry) =>
+      entry.files?.some((glob) => glob.endsWith('*.decorator.ts')),
+    );
+    expect(decorators.map((entry) => entry.files)).toEqual([
+      ['apps/*/src/**/*.decorator.ts', 'libs/*/src/**/*.decorator.ts'],
+      ['libs/auth/src/**/*.decorator.ts'],
+    ]);
+    for (const entry of decorators) {
+      expect(entry.rules?.['no-restricted-syntax']).toEqual(expect.arrayContaining([...DECORATOR_STATE]));
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-import { Body, Controller, Module, Post } from '@nestjs/common';
+import { Controller, Module, Post } from '@nestjs/common';
+import { Body } from '@app/validation';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AlreadyExistsError, InvalidReferenceError, SqlDialect } from '@app/database';
 import { DatabaseModule } from '@app/database';

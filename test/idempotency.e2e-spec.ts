@@ -1,4 +1,5 @@
-import { Body, Controller, Module, Post } from '@nestjs/common';
+import { Controller, Module, Post } from '@nestjs/common';
+import { Body } from '@app/validation';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { SqlClient } from '@app/database';
 import {

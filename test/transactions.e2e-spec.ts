@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { Body } from '@app/validation';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PetCatalog } from '@app/pets';
 import { DatabaseSettings, SqlClient, TransactionAbandoned, isDatabaseUnavailable, openDatabase } from '@app/database';

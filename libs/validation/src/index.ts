@@ -1,3 +1,4 @@
+export { Body } from './body.decorator';
 export { IsDateTime, parseDateTime } from './date-time';
 export { INT64_RULE, IntegerIdPipe, IsInt64 } from './integer-id.pipe';
 export { NoQueryParameters, RequestValidationPipe } from './validation.pipe';

@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppError, PLATFORM_ERROR_CODES } from '@app/platform';
-import { bodyTypeOf } from './body-type';
+import { bodyOf } from './body.decorator';
 import { isPlainObject, unknownProperty, NO_PROPERTIES } from './dto-properties';
 
 /**
@@ -13,7 +13,7 @@ import { isPlainObject, unknownProperty, NO_PROPERTIES } from './dto-properties'
 export class NoBodyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const { body } = context.switchToHttp().getRequest<FastifyRequest>();
-    if (body === undefined || bodyTypeOf(context.getClass(), context.getHandler()) !== undefined) return true;
+    if (body === undefined || bodyOf(context.getHandler()) !== undefined) return true;
     if (!isPlainObject(body)) {
       throw new AppError('invalid', PLATFORM_ERROR_CODES.invalidBody, 'this operation takes no request body');
     }

@@ -1,7 +1,7 @@
 import { Injectable, ValidationPipe, type ArgumentMetadata, type ExecutionContext } from '@nestjs/common';
 import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { AppError, PLATFORM_ERROR_CODES } from '@app/platform';
-import { bodyTypeOf } from './body-type';
+import { bodyOf } from './body.decorator';
 import { NOT_DTOS, NO_PROPERTIES, declaredProperties, isPlainObject, unknownProperty } from './dto-properties';
 
 /**
@@ -95,7 +95,7 @@ export class RequestValidationPipe extends ValidationPipe {
    * the pipe then passes on untouched.
    */
   validateBodyOf(context: ExecutionContext, body: unknown): Promise<unknown> {
-    const metatype = bodyTypeOf(context.getClass(), context.getHandler());
+    const metatype = bodyOf(context.getHandler())?.type;
     return metatype ? this.transform(body, { type: 'body', metatype }) : Promise.resolve(body);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   IDEMPOTENT_REPLAYED_HEADER,
@@ -7,7 +7,7 @@ import {
   Idempotent,
 } from '@app/idempotency';
 import { API_PREFIX, ApiErrorResponses, Responds, setCreatedLocation, setNextPageLink } from '@app/platform';
-import { IntegerIdPipe, NoQueryParameters } from '@app/validation';
+import { Body, IntegerIdPipe, NoQueryParameters } from '@app/validation';
 import { Deprecated } from '@app/deprecation';
 import { Scoped } from '@app/auth';
 import type { FastifyReply } from 'fastify';

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_PREFIX, ApiErrorResponses, Responds, setCreatedLocation, setNextPageLink } from '@app/platform';
 import {
@@ -9,7 +9,7 @@ import {
 } from '@app/idempotency';
 import { Scoped } from '@app/auth';
 import { Stability } from '@app/stability';
-import { IntegerIdPipe, NoQueryParameters, parseDateTime } from '@app/validation';
+import { Body, IntegerIdPipe, NoQueryParameters, parseDateTime } from '@app/validation';
 import type { FastifyReply } from 'fastify';
 import { MAX_PAGE_SIZE, OrdersService } from '../application/orders.service';
 import { OrderStatus, ORDER_STEPS } from '../domain/order-status';

@@ -1,10 +1,10 @@
 // <sample>
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { API_PREFIX, ApiErrorResponses, Responds, setCreatedLocation, setNextPageLink } from '@app/platform';
 // </sample>
 // <bare>
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponses, Responds, setCreatedLocation } from '@app/platform';
 // </bare>
@@ -15,7 +15,7 @@ import {
   IdempotencyKeyReusedError,
   Idempotent,
 } from '@app/idempotency';
-import { IntegerIdPipe, NoQueryParameters } from '@app/validation';
+import { Body, IntegerIdPipe, NoQueryParameters } from '@app/validation';
 import type { FastifyReply } from 'fastify';
 // <sample>
 import { MAX_PAGE_SIZE, __Things__Service } from '../application/__things-kebab__.service';
