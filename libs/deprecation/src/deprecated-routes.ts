@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, onResponseHookHandler, onSendHookHandler } from 'fastify';
-import { AppConfig, MetricsService, SharedContract } from '@app/platform';
+import { AppConfig, MetricsService, PLATFORM_ERROR_CODES, SharedContract } from '@app/platform';
 import type { DeprecatedRoute } from './deprecated.decorator';
 import { describeDeprecations } from './deprecation.document';
 
@@ -30,7 +30,9 @@ export class DeprecatedRoutes {
     host.httpAdapter.getInstance<FastifyInstance>().addHook('onRoute', (route) => {
       const { deprecation } = (route.config ?? {}) as { deprecation?: DeprecatedRoute };
       if (!deprecation) return;
-      const sendHeaders: onSendHookHandler = (_request, reply, payload, done) => {
+      const sendHeaders: onSendHookHandler = (request, reply, payload, done) => {
+        // A path the router matched to the route but no operation serves (`/v1/pets/`, an empty id) is not the route's.
+        if (request.errorCode === PLATFORM_ERROR_CODES.routeNotFound) return done(null, payload);
         for (const [name, value] of Object.entries(deprecation.headers)) {
           // The successor's Link joins any the answer has (a page's next).
           const given = name === 'link' ? reply.getHeader('link') : undefined;
