@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseModule, SqlClient } from '@app/database';
+import { EventsModule } from '@app/events';
 import { DomainEvents } from '@app/platform/ports';
 import { DATABASE_KINDS, queryDatabase, type TestDatabase } from './support/databases';
 import { KENNEL_OPENED, KennelsModule, type KennelOpened } from './support/kennels';
@@ -29,7 +30,7 @@ const laggard = {
   late: [] as string[],
 };
 
-@Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateLaggardTable1900000000002] })] })
+@Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateLaggardTable1900000000002] }), EventsModule] })
 class LaggardModule {
   constructor(events: DomainEvents, db: SqlClient) {
     const insert = db.dialect.statement('INSERT INTO laggard_seen (event_id, name) VALUES ($1, $2)');

@@ -12,7 +12,7 @@ import { captured } from './support/command-output';
 import { OtlpReceiver } from './support/otlp-receiver';
 import { inEnvironment } from './support/environment';
 import { AUTH, startTestApp, type TestApp } from './support/test-app';
-import { EVENTS_USAGE, Outbox, runEventsCommand } from '@app/events';
+import { EVENTS_USAGE, EventsModule, Outbox, runEventsCommand } from '@app/events';
 import type { PetCreated } from '@app/pets';
 import { eventsSettled } from './support/events-settled';
 import { waitFor } from './support/wait-for';
@@ -41,7 +41,7 @@ class CreateAuditTables1900000000001 implements MigrationInterface {
 /** Whether the audit refuses Boom: until its operator mends it, and replays the parked event; and how often its handler ran, by kennel name. */
 const audit = { refusesBoom: true, runs: new Map<string, number>() };
 
-@Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateAuditTables1900000000001] })] })
+@Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateAuditTables1900000000001] }), EventsModule] })
 class AuditModule {
   constructor(events: DomainEvents, db: SqlClient) {
     const insert = db.dialect.statement(

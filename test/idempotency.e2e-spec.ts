@@ -8,6 +8,7 @@ import {
   IdempotencyKeyReusedError,
   Idempotent,
   IdempotencyStore,
+  IdempotencyModule,
 } from '@app/idempotency';
 import { ApiErrorResponses, Responds } from '@app/platform';
 import { IsString } from 'class-validator';
@@ -294,7 +295,7 @@ class TicketsController {
   }
 }
 
-@Module({ controllers: [TicketsController] })
+@Module({ imports: [IdempotencyModule], controllers: [TicketsController] })
 class TicketsModule {}
 
 describe('Idempotency-Key: one serialization path', () => {

@@ -3,7 +3,7 @@ import { Body } from '@app/validation';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PetCatalog } from '@app/pets';
 import { DatabaseSettings, SqlClient, TransactionAbandoned, isDatabaseUnavailable, openDatabase } from '@app/database';
-import { Idempotent } from '@app/idempotency';
+import { IdempotencyModule, Idempotent } from '@app/idempotency';
 import { Responds } from '@app/platform';
 import { AggregateRoot } from '@app/platform/domain';
 import { UnitOfWork } from '@app/platform/ports';
@@ -434,7 +434,7 @@ class TalliesController {
   }
 }
 
-@Module({ controllers: [TalliesController] })
+@Module({ imports: [IdempotencyModule], controllers: [TalliesController] })
 class TalliesModule {}
 
 for (const kind of DATABASE_KINDS) {

@@ -4,7 +4,8 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { DatabaseModule, SqlClient, generatedKeyColumn } from '@app/database';
-import { Idempotent } from '@app/idempotency';
+import { EventsModule } from '@app/events';
+import { IdempotencyModule, Idempotent } from '@app/idempotency';
 import { Responds } from '@app/platform';
 import { AggregateRoot } from '@app/platform/domain';
 import { UnitOfWork, type DomainEvent } from '@app/platform/ports';
@@ -80,7 +81,7 @@ class KennelsController {
 
 /** `POST /v1/kennels {name}`: 201 `{id, name}`, publishing kennels.kennel-opened. */
 @Module({
-  imports: [DatabaseModule.forFeature({ migrations: [CreateKennels1900000000000] })],
+  imports: [DatabaseModule.forFeature({ migrations: [CreateKennels1900000000000] }), EventsModule, IdempotencyModule],
   controllers: [KennelsController],
 })
 export class KennelsModule {}

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { DatabaseModule } from '@app/database';
+import { RateLimitModule } from '@app/rate-limit';
 import { APP_GUARD, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
 import { APP_LOGGER, AppConfig, ConfigError, Readiness, SharedContract, routeSettingsOf } from '@app/platform';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
@@ -44,7 +45,14 @@ function configuredKeys(settings: AuthSettings, config: AppConfig): readonly Con
  * every API_KEY_CACHE_SECONDS.
  */
 @Module({
+  imports: [
+    DiscoveryModule,
+    ConfigModule.forFeature(authConfig),
+    DatabaseModule.forFeature({ entities: [ApiKeyRecord], migrations: AUTH_MIGRATIONS }),
+    RateLimitModule,
+  ],
   providers: [
+    { provide: AuthSettings, useExisting: authConfig.KEY },
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
     {
       provide: StoredApiKeys,
@@ -158,18 +166,6 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
       void refusal.then(done);
     };
     fastify.addHook('onRequest', beforeTheBody);
-  }
-
-  static forRoot(): DynamicModule {
-    return {
-      module: AuthModule,
-      imports: [
-        DiscoveryModule,
-        ConfigModule.forFeature(authConfig),
-        DatabaseModule.forFeature({ entities: [ApiKeyRecord], migrations: AUTH_MIGRATIONS }),
-      ],
-      providers: [{ provide: AuthSettings, useExisting: authConfig.KEY }],
-    };
   }
 
   onApplicationShutdown(): void {

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { DatabaseModule } from '@app/database';
 import { DomainEvents, UnitOfWork } from '@app/platform/ports';
@@ -15,31 +15,25 @@ import { OutboxUnitOfWork } from './unit-of-work';
 
 /**
  * Domain events: the unit of work that commits a change with its aggregates' events (the core's `UnitOfWork` port),
- * the outbox behind its `DomainEvents` port, and the dispatcher that runs the subscriptions after the commits. Global,
- * so that a feature commits and subscribes without importing this module.
+ * the outbox behind its `DomainEvents` port, and the dispatcher that runs the subscriptions after the commits. A
+ * feature that commits or subscribes imports it (one instance for the whole application, as every Nest module).
  */
-@Global()
-@Module({})
-export class EventsModule {
-  static forRoot(): DynamicModule {
-    return {
-      module: EventsModule,
-      imports: [
-        ConfigModule.forFeature(eventsConfig),
-        DatabaseModule.forFeature({
-          entities: [OutboxRecord, SubscriptionRecord, ParkedEventRecord],
-          migrations: [CreateEventsTables1795800000000, SubscriptionsSeenAt1795900000000],
-        }),
-      ],
-      providers: [
-        { provide: EventsSettings, useExisting: eventsConfig.KEY },
-        Outbox,
-        { provide: DomainEvents, useExisting: Outbox },
-        { provide: UnitOfWork, useClass: OutboxUnitOfWork },
-        Dispatcher,
-        NatsRelay,
-      ],
-      exports: [DomainEvents, UnitOfWork],
-    };
-  }
-}
+@Module({
+  imports: [
+    ConfigModule.forFeature(eventsConfig),
+    DatabaseModule.forFeature({
+      entities: [OutboxRecord, SubscriptionRecord, ParkedEventRecord],
+      migrations: [CreateEventsTables1795800000000, SubscriptionsSeenAt1795900000000],
+    }),
+  ],
+  providers: [
+    { provide: EventsSettings, useExisting: eventsConfig.KEY },
+    Outbox,
+    { provide: DomainEvents, useExisting: Outbox },
+    { provide: UnitOfWork, useClass: OutboxUnitOfWork },
+    Dispatcher,
+    NatsRelay,
+  ],
+  exports: [DomainEvents, UnitOfWork],
+})
+export class EventsModule {}

@@ -1,7 +1,8 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { DatabaseModule } from '@app/database';
 import { SharedContract } from '@app/platform';
+import { ValidationModule } from '@app/validation';
 import { IdempotencyStore } from './idempotency-store';
 import { IdempotencyRecord } from './idempotency.record';
 import { IdempotencySettings, idempotencyConfig } from './idempotency.settings';
@@ -10,33 +11,29 @@ import { IdempotencyKeysAsTheirEntity1795600000003 } from './migrations/17956000
 import { IdempotencyKeysNamedForTheirLibrary1795700000001 } from './migrations/1795700000001-idempotency-keys-named-for-their-library';
 
 /**
- * The store behind `@Idempotent()`: global, so that any feature's route can
- * use the decorator without importing this module.
+ * The store behind `@Idempotent()`, its settings (`idempotencyConfig`, Nest's `idempotency` namespace), its table and
+ * migrations. A feature with an `@Idempotent()` route imports it, so that the route's interceptor finds the store; the
+ * app module imports it too.
  */
-@Global()
-@Module({})
+@Module({
+  imports: [
+    ConfigModule.forFeature(idempotencyConfig),
+    DatabaseModule.forFeature({
+      entities: [IdempotencyRecord],
+      migrations: [
+        CreateIdempotencyKeys1795400000001,
+        IdempotencyKeysAsTheirEntity1795600000003,
+        IdempotencyKeysNamedForTheirLibrary1795700000001,
+      ],
+    }),
+    ValidationModule,
+  ],
+  providers: [{ provide: IdempotencySettings, useExisting: idempotencyConfig.KEY }, IdempotencyStore],
+  exports: [IdempotencyStore, ValidationModule],
+})
 export class IdempotencyModule {
   constructor(shared: SharedContract) {
     // A request gives at most one key (two would be judged on the first alone); an answer says whether it is a replay.
     shared.reads('Idempotency-Key', { once: true }).sends('Idempotent-Replayed');
-  }
-
-  static forRoot(): DynamicModule {
-    return {
-      module: IdempotencyModule,
-      imports: [
-        ConfigModule.forFeature(idempotencyConfig),
-        DatabaseModule.forFeature({
-          entities: [IdempotencyRecord],
-          migrations: [
-            CreateIdempotencyKeys1795400000001,
-            IdempotencyKeysAsTheirEntity1795600000003,
-            IdempotencyKeysNamedForTheirLibrary1795700000001,
-          ],
-        }),
-      ],
-      providers: [{ provide: IdempotencySettings, useExisting: idempotencyConfig.KEY }, IdempotencyStore],
-      exports: [IdempotencyStore],
-    };
   }
 }

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
+import { EventsModule } from '@app/events';
+import { IdempotencyModule } from '@app/idempotency';
 import { UnitOfWork } from '@app/platform/ports';
 import { PetCatalog } from './application/pet-catalog';
 import { PetsService } from './application/pets.service';
@@ -14,7 +16,11 @@ import { SqlPetRepository } from './infrastructure/sql-pet.repository';
  * from the repository port; other modules get only the {@link PetCatalog}.
  */
 @Module({
-  imports: [DatabaseModule.forFeature({ entities: [PetRecord], migrations: PETS_MIGRATIONS })],
+  imports: [
+    DatabaseModule.forFeature({ entities: [PetRecord], migrations: PETS_MIGRATIONS }),
+    EventsModule,
+    IdempotencyModule,
+  ],
   controllers: [PetsController],
   providers: [
     { provide: PetRepository, useClass: SqlPetRepository },

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
+import { EventsModule } from '@app/events';
+import { IdempotencyModule } from '@app/idempotency';
 import { PetsModule } from '@app/pets';
 import { UnitOfWork } from '@app/platform/ports';
 import { InventoryService } from './application/inventory.service';
@@ -27,6 +29,8 @@ import { SqlOrderRepository } from './infrastructure/sql-order.repository';
       entities: [OrderRecord, InventoryCountRecord, InventoryPetRecord],
       migrations: STORE_MIGRATIONS,
     }),
+    EventsModule,
+    IdempotencyModule,
     PetsModule,
   ],
   controllers: [OrdersController, InventoryController],

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { SharedContract } from '@app/platform';
 import { describeValidation } from './validation.document';
@@ -7,10 +7,9 @@ import { RequestValidationPipe } from './validation.pipe';
 
 /**
  * Request validation on every route: RequestValidationPipe as Nest's global
- * pipe, NoBodyGuard for the routes that take no body, and what it refuses stated in the OpenAPI document. Global, so that
- * the idempotency interceptor, in any feature's module, validates with it.
+ * pipe, NoBodyGuard for the routes that take no body, and what it refuses stated in the OpenAPI document. The
+ * idempotency module imports it, to validate a keyed body with the same pipe before its transaction.
  */
-@Global()
 @Module({
   providers: [
     RequestValidationPipe,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
+import { EventsModule } from '@app/events';
+import { IdempotencyModule } from '@app/idempotency';
 import { UnitOfWork } from '@app/platform/ports';
 import { __Things__Service } from './application/__things-kebab__.service';
 import { __Thing__Repository } from './domain/__thing-kebab__.repository';
@@ -8,9 +10,16 @@ import { __Thing__Record } from './infrastructure/__thing-kebab__.record';
 import { __THINGS___MIGRATIONS } from './infrastructure/migrations';
 import { Sql__Thing__Repository } from './infrastructure/sql-__thing-kebab__.repository';
 
-/** The application classes are plain TypeScript, built here from their ports and the platform's unit of work. */
+/**
+ * The application classes are plain TypeScript, built here from their ports and the unit of work (the events module's);
+ * the idempotency module serves the create's `@Idempotent()`.
+ */
 @Module({
-  imports: [DatabaseModule.forFeature({ entities: [__Thing__Record], migrations: __THINGS___MIGRATIONS })],
+  imports: [
+    DatabaseModule.forFeature({ entities: [__Thing__Record], migrations: __THINGS___MIGRATIONS }),
+    EventsModule,
+    IdempotencyModule,
+  ],
   controllers: [__Things__Controller],
   providers: [
     { provide: __Thing__Repository, useClass: Sql__Thing__Repository },

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
+import { EventsModule } from '@app/events';
 import { __Things__Service } from './application/__things-kebab__.service';
 import { __Thing__Repository } from './domain/__thing-kebab__.repository';
 import { __Things__Controller } from './http/__things-kebab__.controller';
@@ -10,10 +11,13 @@ import { Sql__Thing__Repository } from './infrastructure/sql-__thing-kebab__.rep
 
 /**
  * A read model: its subscriptions keep its table from the events they name, and its controller serves that table.
- * The application class is plain TypeScript, built here from the repository port.
+ * The application class is plain TypeScript, built here from the repository port; the events module delivers.
  */
 @Module({
-  imports: [DatabaseModule.forFeature({ entities: [__Thing__Record], migrations: __THINGS___MIGRATIONS })],
+  imports: [
+    DatabaseModule.forFeature({ entities: [__Thing__Record], migrations: __THINGS___MIGRATIONS }),
+    EventsModule,
+  ],
   controllers: [__Things__Controller],
   providers: [
     { provide: __Thing__Repository, useClass: Sql__Thing__Repository },
