@@ -12,7 +12,6 @@ export { API_PREFIX } from './config/api-prefix';
 export { createHttpApplication } from './server/http-application';
 export { setCreatedLocation, setNextPageLink } from './http/links';
 export { IS_PUBLIC_KEY, Public } from './http/public.decorator';
-export { CallerLimit } from './ports/caller-limit';
 export { RequestTracing } from './ports/request-tracing';
 export { WithRouteSettings, routeSettingsOf, routeSettingsOfHandler } from './http/route-config';
 export { SharedContract } from './ports/shared-contract';

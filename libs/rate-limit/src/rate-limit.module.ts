@@ -1,26 +1,47 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { CallerLimit, SharedContract } from '@app/platform';
-import { RateLimit } from './rate-limit';
+import { APP_GUARD } from '@nestjs/core';
+import { getOptionsToken, getStorageToken, type ThrottlerModuleOptions } from '@nestjs/throttler';
+import { SharedContract } from '@app/platform';
+import { describeRateLimit, RATE_LIMIT_HEADERS } from './rate-limit.document';
+import { RateLimitedError } from './rate-limit.errors';
+import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitStorage } from './rate-limit-storage';
 import { RateLimitSettings, rateLimitConfig } from './rate-limit.settings';
 
+const WINDOW_MS = 60_000;
+
 /**
- * Rate limiting: the storage the limits count in (the auth module imports it: its failed-authentication limit counts
- * there too), and, when RATE_LIMIT_PER_MINUTE is above 0, the core's CallerLimit (none otherwise).
+ * Rate limiting: `@nestjs/throttler`'s guard for every route (`RateLimitGuard`, `APP_GUARD`), its options from
+ * RATE_LIMIT_PER_MINUTE (none when 0: the guard passes every request), and the storage the limits count in, which the
+ * auth module imports too (its failed-authentication limit counts there). The app module imports it before the auth
+ * module: Nest runs the global guards in the order of their modules, so a key refused 403 for a scope has been counted
+ * first, as every other answer after authentication.
  */
 @Module({
   imports: [ConfigModule.forFeature(rateLimitConfig)],
   providers: [
     { provide: RateLimitSettings, useExisting: rateLimitConfig.KEY },
     RateLimitStorage.provider,
+    { provide: getStorageToken(), useExisting: RateLimitStorage },
     {
-      provide: CallerLimit,
-      inject: [RateLimitSettings, RateLimitStorage, SharedContract],
-      useFactory: (settings: RateLimitSettings, storage: RateLimitStorage, shared: SharedContract) =>
-        settings.perMinute > 0 ? new RateLimit(storage, settings, shared) : null,
+      provide: getOptionsToken(),
+      inject: [RateLimitSettings],
+      useFactory: ({ perMinute }: RateLimitSettings): ThrottlerModuleOptions => ({
+        throttlers: perMinute > 0 ? [{ name: 'default', ttl: WINDOW_MS, limit: perMinute }] : [],
+      }),
     },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [RateLimitStorage, CallerLimit],
+  exports: [RateLimitStorage],
 })
-export class RateLimitModule {}
+export class RateLimitModule {
+  constructor(settings: RateLimitSettings, shared: SharedContract) {
+    if (settings.perMinute === 0) return;
+    // The document's example refusal, at the configured limit; the headers, for CORS and the document.
+    shared
+      .sends(...Object.keys(RATE_LIMIT_HEADERS))
+      .mayAnswer(new RateLimitedError(settings.perMinute, 12))
+      .describes(describeRateLimit);
+  }
+}

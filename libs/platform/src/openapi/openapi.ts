@@ -6,8 +6,6 @@ import type { ServiceInfo } from '../config/service-info';
 import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../config/api-prefix';
-import { CallerLimit, type HeaderDoc } from '../ports/caller-limit';
-import { optionalProvider } from '../ports/optional-provider';
 import { pathOf } from '../http/request-state';
 import { SharedContract } from '../ports/shared-contract';
 import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
@@ -63,11 +61,10 @@ export function buildOpenApiDocument(
       .filter(([path]) => path.startsWith(`${API_PREFIX}/`))
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
-  const limitHeaders = optionalProvider(app, CallerLimit)?.headers ?? {};
   const shared = app.get(SharedContract);
   const tags = new Set<string>();
   for (const operation of operationsOf(document)) {
-    addSharedAnswers(operation, shared.errors, limitHeaders);
+    addSharedAnswers(operation, shared.errors);
     for (const tag of operation.tags ?? []) tags.add(tag);
   }
   document.tags = [...tags].sort().map((name) => ({ name }));
@@ -94,26 +91,18 @@ export function operationsOf(document: OpenAPIObject): Operation[] {
   );
 }
 
-/** Answered before the caller's limit is counted (authentication): none of its headers. */
-const BEFORE_CALLER_LIMIT = new Set(['401']);
-
 /**
  * What every operation shares, added once here rather than on each route: the answers (a failure, and those the
- * capabilities register: a missing key, the rate limit, the database away), in order of status; `X-Request-Id` on every
- * answer, and the caller limit's headers (`RateLimit-*`) on those given after it counted the request.
+ * capabilities register: a missing key, the rate limit, the database away), in order of status, and `X-Request-Id`
+ * on every answer. A capability's headers are its own document edit's (the rate limit's `RateLimit-*`).
  */
-function addSharedAnswers(
-  operation: Operation,
-  errors: ReadonlyMap<number, AppError[]>,
-  limitHeaders: Readonly<Record<string, HeaderDoc>>,
-): void {
+function addSharedAnswers(operation: Operation, errors: ReadonlyMap<number, AppError[]>): void {
   const { responses } = operation;
   for (const status of new Set([...SHARED_ERROR_STATUSES, ...errors.keys()])) {
     responses[String(status)] ??= errorResponseObject(status, errors.get(status));
   }
-  for (const [status, response] of Object.entries(responses)) {
-    const limited = !BEFORE_CALLER_LIMIT.has(status);
-    response.headers = { ...response.headers, ...REQUEST_ID_HEADER, ...(limited ? limitHeaders : {}) };
+  for (const response of Object.values(responses)) {
+    response.headers = { ...response.headers, ...REQUEST_ID_HEADER };
   }
   operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -10,7 +10,6 @@ import { Draining } from '../lifecycle/draining';
 import { appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
-import { CallerLimit } from '../ports/caller-limit';
 import { optionalProvider } from '../ports/optional-provider';
 import { Readiness } from '../ports/readiness';
 import { RequestTracing } from '../ports/request-tracing';
@@ -19,7 +18,6 @@ import { closeWhenDraining } from './close-when-draining';
 import { countRequest } from './count-request';
 import { sendContinue } from './expect-continue';
 import { parseJsonBodies } from './json-body';
-import { limitCallers } from './limit-callers';
 import { logRequest } from './log-request';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
@@ -58,16 +56,14 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   //    Then the bearer key: the auth module's guard runs its authentication from a hook of this phase it adds itself
   //    as the application starts (auth.module.ts), after these.
 
-  // 3. Before the body: may the caller call again this minute.
-  const callerLimit = optionalProvider(app, CallerLimit);
-  if (callerLimit) fastify.addHook('preParsing', limitCallers(callerLimit));
-  // Only now may a client waiting with `Expect: 100-continue` send its body.
+  // 3. Before the body, once the caller is known: a client waiting with `Expect: 100-continue` may send it.
   fastify.addHook('preParsing', sendContinue);
 
   // 4. The body: JSON in UTF-8 only, at most MAX_BODY_BYTES (Fastify's bodyLimit, set in http-application.ts).
   parseJsonBodies(fastify);
 
-  // 5. Nest, for the route: its interceptors (`@Idempotent()`), the global pipe (the validation library's), the
+  // 5. Nest, for the route: the global guards (the validation library's no-body guard, the rate limit's, the bearer
+  //    guard's scope check), its interceptors (`@Idempotent()`), the global pipe (the validation library's), the
   //    handler. Whatever any step throws is answered by the one error filter (the platform's APP_FILTER), in the
   //    Error shape.
   if (tracing) fastify.addHook('preHandler', tracing.preHandler);

@@ -8,11 +8,9 @@ import { AppError } from '../errors/app-error';
 import { MAX_BODY_BYTES } from '../http/http-limits';
 import { Draining } from '../lifecycle/draining';
 import { MetricsService } from '../metrics/metrics.service';
-import type { CallerLimit } from '../ports/caller-limit';
 import { closeWhenDraining } from './close-when-draining';
 import { countRequest } from './count-request';
 import { sendContinue } from './expect-continue';
-import { limitCallers } from './limit-callers';
 import { logRequest } from './log-request';
 import { refuseMalformedHeaders } from './refuse-malformed-headers';
 import { refuseUnroutable } from './refuse-unroutable';
@@ -112,39 +110,6 @@ describe('refuseMalformedHeaders', () => {
     ],
   ])('refuses %j 400 bad_request', async (head, message) => {
     expect(await answersTo(head)).toEqual({ status: 400, body: refusal(400, 'bad_request', message) });
-  });
-});
-
-describe('limitCallers', () => {
-  /** Admits two requests, counting them in a header, then refuses. */
-  function twoRequests(): CallerLimit {
-    let used = 0;
-    return {
-      headers: {},
-      async admit(_request, reply) {
-        used++;
-        reply.header('ratelimit', `remaining=${Math.max(0, 2 - used)}`);
-        if (used > 2) throw new AppError('rate_limited', 'rate_limited', 'too many requests');
-      },
-    };
-  }
-
-  it('admits what the limit admits, and refuses the rest before the body is read, with the headers it set', async () => {
-    const { fastify, parsed } = serverWith((server) => server.addHook('preParsing', limitCallers(twoRequests())));
-    const post = () => fastify.inject({ method: 'POST', url: '/things/1', payload: { a: 1 } });
-    expect([(await post()).statusCode, (await post()).statusCode]).toEqual([200, 200]);
-    const refused = await post();
-    expect(refused.statusCode).toBe(429);
-    expect(refused.headers.ratelimit).toBe('remaining=0');
-    expect(refused.json()).toEqual(refusal(429, 'rate_limited', 'too many requests'));
-    expect(parsed.bodies).toBe(2);
-  });
-
-  it('never counts a route marked notRateLimited', async () => {
-    const { fastify } = serverWith((server) => server.addHook('preParsing', limitCallers(twoRequests())), {
-      notRateLimited: true,
-    });
-    for (let i = 0; i < 3; i++) expect((await fastify.inject({ url: '/things/1' })).statusCode).toBe(200);
   });
 });
 
