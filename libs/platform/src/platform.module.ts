@@ -13,8 +13,7 @@ import { SharedContract } from './ports/shared-contract';
 import { RouteIndex } from './http/route-index';
 import { Draining } from './lifecycle/draining';
 import { APP_LOGGER, appLoggerOf } from './logging/app-logger';
-import { MetricsController } from './metrics/metrics.controller';
-import { MetricsService } from './metrics/metrics.service';
+import { MetricsModule } from './metrics/metrics.module';
 import { edgeConfig } from './edge/edge.settings';
 import { ServerEdge } from './edge/server-edge';
 
@@ -32,9 +31,10 @@ export class PlatformModule {
         ConfigModule.forFeature(appConfig),
         ConfigModule.forFeature(edgeConfig),
         TerminusModule.forRoot({ logger: false }),
+        // /metrics, and the service every module counts in (it answers 404 when METRICS=off).
+        MetricsModule,
       ],
-      // /metrics answers 404 when METRICS=off (MetricsController).
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController],
       providers: [
         { provide: AppConfig, useExisting: appConfig.KEY },
         { provide: SERVICE_INFO, useValue: service },
@@ -48,7 +48,6 @@ export class PlatformModule {
         },
         // The one error filter, for every route: whatever a step of Nest's throws, answered in the Error shape.
         { provide: APP_FILTER, useClass: ErrorFilter },
-        MetricsService,
         Readiness,
         FailureTranslators,
         SharedContract,
@@ -59,7 +58,7 @@ export class PlatformModule {
         SERVICE_INFO,
         APP_LOGGER,
         Draining,
-        MetricsService,
+        MetricsModule,
         Readiness,
         FailureTranslators,
         SharedContract,
