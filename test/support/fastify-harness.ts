@@ -6,7 +6,7 @@ import { ErrorFilter } from '../../libs/platform/src/http/error.filter';
 import { MAX_BODY_BYTES } from '../../libs/platform/src/http/http-limits';
 import { declareRequestState, requestIdOf } from '../../libs/platform/src/http/request-state';
 import { RouteIndex } from '../../libs/platform/src/http/route-index';
-import { FailureTranslators } from '../../libs/platform/src/ports/failure-translators';
+import { FailureTranslations, type FailureTranslator } from '../../libs/platform/src/http/failure-translator';
 
 /** The ArgumentsHost Nest gives a filter, for one Fastify request. */
 export function hostOf(request: FastifyRequest, reply: FastifyReply): ArgumentsHost {
@@ -19,7 +19,7 @@ export function hostOf(request: FastifyRequest, reply: FastifyReply): ArgumentsH
  * own 4xx errors mapped by the adapter first). Only the steps a spec registers run; `listen()` serves it on 127.0.0.1
  * for a raw client.
  */
-export function withErrorFilter(options: { routes?: RouteIndex; translators?: FailureTranslators } = {}): {
+export function withErrorFilter(options: { routes?: RouteIndex; translators?: FailureTranslator[] } = {}): {
   fastify: FastifyInstance;
   filter: ErrorFilter;
   listen(): Promise<number>;
@@ -27,7 +27,10 @@ export function withErrorFilter(options: { routes?: RouteIndex; translators?: Fa
   // As the application: a request without Host reaches the steps, which answer it in the Error shape.
   const fastify = Fastify({ genReqId: requestIdOf, bodyLimit: MAX_BODY_BYTES, http: { requireHostHeader: false } });
   declareRequestState(fastify);
-  const filter = new ErrorFilter(options.routes ?? new RouteIndex(), options.translators ?? new FailureTranslators());
+  const filter = new ErrorFilter(
+    options.routes ?? new RouteIndex(),
+    new FailureTranslations(() => options.translators ?? []),
+  );
   const nest = new FastifyAdapter();
   fastify.setErrorHandler((error, request, reply) => filter.catch(nest.mapException(error), hostOf(request, reply)));
   fastify.setNotFoundHandler((request, reply) => filter.catch(new NotFoundException(), hostOf(request, reply)));

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { DatabaseModule } from '@app/database';
 import { RateLimitModule } from '@app/rate-limit';
 import { APP_GUARD, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
-import { APP_LOGGER, AppConfig, ConfigError, Readiness, SharedContract, routeSettingsOf } from '@app/platform';
+import { APP_LOGGER, AppConfig, ConfigError, SharedContract, routeSettingsOf } from '@app/platform';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
@@ -22,6 +22,7 @@ import { BearerGuard } from './http/bearer.guard';
 import { InsufficientScopeError } from './http/insufficient-scope.error';
 import { RouteScopes } from './http/route-scopes';
 import { EVERY_SCOPE, scopePatterns } from './domain/scope';
+import { StoredKeysRefresh } from './infrastructure/stored-keys-refresh';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
 
 /** The name of the key generated outside production when API_KEYS is unset. */
@@ -76,16 +77,14 @@ function configuredKeys(settings: AuthSettings, config: AppConfig): readonly Con
       useFactory: (stored: StoredApiKeys, configured: ConfiguredApiKeys) => new AcceptedApiKeys(stored, configured),
     },
     AuthFailureLimit,
+    StoredKeysRefresh,
     RouteScopes,
     // Every route: the bearer key, then the route's scope against the key's.
     BearerGuard,
     { provide: APP_GUARD, useExisting: BearerGuard },
   ],
 })
-export class AuthModule implements OnModuleInit, OnApplicationShutdown {
-  private refresher?: NodeJS.Timeout;
-  private failing = false;
-
+export class AuthModule implements OnModuleInit {
   constructor(
     private readonly stored: StoredApiKeys,
     private readonly configured: ConfiguredApiKeys,
@@ -94,7 +93,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     private readonly guard: BearerGuard,
     private readonly routeScopes: RouteScopes,
     private readonly adapterHost: HttpAdapterHost,
-    readiness: Readiness,
+    private readonly refresh: StoredKeysRefresh,
     shared: SharedContract,
   ) {
     // Every operation needs a key, a client that keeps failing is refused for a while, and keys unread too long refuse all.
@@ -106,8 +105,6 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
     );
     if (settings.failuresPerMinute > 0) shared.mayAnswer(new TooManyAuthFailuresError(settings.failuresPerMinute, 60));
     shared.describes(RouteScopes.describe);
-    // A revocation made while the keys cannot be read would go unseen: not ready until they are read again.
-    readiness.add(() => (this.failing ? 'the API keys cannot be read from the database' : undefined));
   }
 
   /**
@@ -140,7 +137,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
         'must be set in production while the database holds no API key (or create one: npm run keys -- create --name <name>)',
       );
     }
-    this.schedule();
+    this.refresh.start();
     this.authenticateBeforeTheBody();
   }
 
@@ -166,32 +163,5 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
       void refusal.then(done);
     };
     fastify.addHook('onRequest', beforeTheBody);
-  }
-
-  onApplicationShutdown(): void {
-    clearTimeout(this.refresher);
-  }
-
-  private schedule(): void {
-    this.refresher = setTimeout(() => void this.refresh(), this.settings.cacheSeconds * 1000);
-    this.refresher.unref();
-  }
-
-  /** Keeps the keys last read when the database does not answer; says so once per episode. */
-  private async refresh(): Promise<void> {
-    try {
-      await this.stored.refresh();
-      if (this.failing) this.logger.info({ context: 'ApiKeys' }, 'API keys read from the database again');
-      this.failing = false;
-    } catch (error) {
-      if (!this.failing) {
-        this.logger.warn(
-          { context: 'ApiKeys', err: error },
-          `could not read the API keys from the database: the keys last read stay in force for API_KEY_STALE_SECONDS (${this.settings.staleSeconds} s), readiness is 503`,
-        );
-      }
-      this.failing = true;
-    }
-    this.schedule();
   }
 }

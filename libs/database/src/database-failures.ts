@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FailureTranslators, SharedContract, type AppError, type FailureTranslator } from '@app/platform';
+import { FailureTranslator, SharedContract, type AppError } from '@app/platform';
 import { UnconfirmedWrite, constraintViolationOf, isDatabaseUnavailable, withoutRequestData } from './driver-errors';
 import { ConcurrentChange } from './unit-writes';
 import {
@@ -20,9 +20,9 @@ import {
  * contract.
  */
 @Injectable()
+@FailureTranslator()
 export class DatabaseFailures implements FailureTranslator {
-  constructor(translators: FailureTranslators, shared: SharedContract) {
-    translators.add(this);
+  constructor(shared: SharedContract) {
     shared.mayAnswer(new DatabaseUnavailableError(), new CommitUnconfirmedError());
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Readiness, type ReadinessProbe } from '@app/platform';
+import { ReadinessCheck } from '@app/platform';
 import { writableOrRefused } from './open-data-source';
 import { DatabaseSettings } from './database.settings';
 import { SqlClient } from './sql-client';
@@ -8,7 +8,7 @@ import { SqliteFileGuard } from './sqlite-file-guard';
 import { WriteProbe } from './write-probe';
 
 /**
- * Readiness' probe of the database: whether it can serve reads and writes
+ * Readiness' check of the database (`@ReadinessCheck()`): whether it can serve reads and writes
  * now. terminus' TypeORM ping runs `SELECT 1`, which never touches a SQLite
  * file: it would say "up" while the file is gone, locked by another process,
  * read-only or on a full disk. This probe fails when the open file is no
@@ -16,7 +16,8 @@ import { WriteProbe } from './write-probe';
  * passes again, by itself, as soon as a write succeeds.
  */
 @Injectable()
-export class DatabaseHealth implements ReadinessProbe, OnModuleInit {
+@ReadinessCheck()
+export class DatabaseHealth implements ReadinessCheck, OnModuleInit {
   readonly name = 'database';
 
   constructor(
@@ -25,10 +26,7 @@ export class DatabaseHealth implements ReadinessProbe, OnModuleInit {
     private readonly settings: DatabaseSettings,
     private readonly file: SqliteFileGuard,
     private readonly probe: WriteProbe,
-    readiness: Readiness,
-  ) {
-    readiness.addProbe(this);
-  }
+  ) {}
 
   /** Proves, before the service serves, that this process can write there: a read-only database stops the start. */
   async onModuleInit(): Promise<void> {

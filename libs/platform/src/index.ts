@@ -6,7 +6,7 @@ export { withoutCredentials } from './config/without-credentials';
 export { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 export { AppError } from './errors/app-error';
 export { JSON_CONTENT_TYPE } from './errors/error-body';
-export { FailureTranslators, type FailureTranslator } from './ports/failure-translators';
+export { FailureTranslator } from './http/failure-translator';
 export { PLATFORM_ERROR_CODES } from './errors/error-catalogue';
 export { API_PREFIX } from './config/api-prefix';
 export { createHttpApplication } from './server/http-application';
@@ -17,7 +17,7 @@ export { WithRouteSettings, routeSettingsOf, routeSettingsOfHandler } from './ht
 export { SharedContract } from './ports/shared-contract';
 export { pathOf } from './http/request-state';
 export { RouteIndex } from './http/route-index';
-export { Readiness, type ReadinessProbe } from './ports/readiness';
+export { ReadinessCheck } from './health/readiness';
 export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 export { APP_LOGGER, logStartupFailure } from './logging/app-logger';
 export { MetricsService } from './metrics/metrics.service';

@@ -1,14 +1,13 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule, DiscoveryService, HttpAdapterHost } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import type { FastifyInstance } from 'fastify';
 import { AppConfig, appConfig } from './config/app-config';
 import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 import { ErrorFilter } from './http/error.filter';
-import { FailureTranslators } from './ports/failure-translators';
+import { FailureTranslations } from './http/failure-translator';
 import { HealthController } from './health/health.controller';
-import { Readiness } from './ports/readiness';
 import { SharedContract } from './ports/shared-contract';
 import { RouteIndex } from './http/route-index';
 import { Draining } from './lifecycle/draining';
@@ -31,6 +30,7 @@ export class PlatformModule {
         ConfigModule.forFeature(appConfig),
         ConfigModule.forFeature(edgeConfig),
         TerminusModule.forRoot({ logger: false }),
+        DiscoveryModule,
         // /metrics, and the service every module counts in (it answers 404 when METRICS=off).
         MetricsModule,
       ],
@@ -48,22 +48,12 @@ export class PlatformModule {
         },
         // The one error filter, for every route: whatever a step of Nest's throws, answered in the Error shape.
         { provide: APP_FILTER, useClass: ErrorFilter },
-        Readiness,
-        FailureTranslators,
+        // The capabilities' @FailureTranslator() providers, as the error filter asks them.
+        { provide: FailureTranslations, inject: [DiscoveryService], useFactory: FailureTranslations.discovered },
         SharedContract,
         Draining,
       ],
-      exports: [
-        AppConfig,
-        SERVICE_INFO,
-        APP_LOGGER,
-        Draining,
-        MetricsModule,
-        Readiness,
-        FailureTranslators,
-        SharedContract,
-        RouteIndex,
-      ],
+      exports: [AppConfig, SERVICE_INFO, APP_LOGGER, Draining, MetricsModule, SharedContract, RouteIndex],
     };
   }
 }

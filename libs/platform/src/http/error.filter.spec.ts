@@ -6,12 +6,12 @@ import { open } from '@test/support/raw-client';
 import { waitFor } from '@test/support/wait-for';
 import { AppError, type ErrorKind } from '../errors/app-error';
 import { JSON_CONTENT_TYPE } from '../errors/error-body';
-import { FailureTranslators } from '../ports/failure-translators';
+import type { FailureTranslator } from './failure-translator';
 import { MAX_BODY_BYTES } from './http-limits';
 import { RouteIndex } from './route-index';
 
 /** A server whose one route fails with what `failure` makes: the filter answers it. */
-function failingWith(failure: () => unknown, translators?: FailureTranslators) {
+function failingWith(failure: () => unknown, translators?: FailureTranslator[]) {
   const routes = new RouteIndex();
   routes.add('GET', '/things/:id');
   routes.add('DELETE', '/things/:id');
@@ -102,14 +102,15 @@ describe('the error filter', () => {
   });
 
   it("answers a capability's failure as its translator says, logging the translator's warning with the request id", async () => {
-    const translators = new FailureTranslators();
-    translators.add({
-      translate: (exception) =>
-        (exception as { code?: string }).code === 'DOWN'
-          ? { error: new AppError('unavailable', 'store_unavailable', 'the store is down'), warning: 'store down' }
-          : undefined,
-      loggable: (exception) => ({ hidden: true, of: (exception as { code?: string }).code }),
-    });
+    const translators: FailureTranslator[] = [
+      {
+        translate: (exception) =>
+          (exception as { code?: string }).code === 'DOWN'
+            ? { error: new AppError('unavailable', 'store_unavailable', 'the store is down'), warning: 'store down' }
+            : undefined,
+        loggable: (exception) => ({ hidden: true, of: (exception as { code?: string }).code }),
+      },
+    ];
     const { fastify } = failingWith(
       () => Object.assign(new Error('connection refused'), { code: 'DOWN' }),
       translators,
@@ -162,17 +163,18 @@ describe('the error filter', () => {
 
   it("takes a client that left mid-body for what it is, not for a capability's failure that shares its code", async () => {
     // A translator that takes ECONNRESET for its own (the database's does: a lost connection to the server).
-    const translators = new FailureTranslators();
     const translated: unknown[] = [];
-    translators.add({
-      translate: (exception) => {
-        translated.push(exception);
-        return (exception as { code?: string }).code === 'ECONNRESET'
-          ? { error: new AppError('unavailable', 'store_unavailable', 'the store is down'), warning: 'store down' }
-          : undefined;
+    const translators: FailureTranslator[] = [
+      {
+        translate: (exception) => {
+          translated.push(exception);
+          return (exception as { code?: string }).code === 'ECONNRESET'
+            ? { error: new AppError('unavailable', 'store_unavailable', 'the store is down'), warning: 'store down' }
+            : undefined;
+        },
+        loggable: (exception) => exception,
       },
-      loggable: (exception) => exception,
-    });
+    ];
     const { fastify, filter, listen } = withErrorFilter({ translators });
     const caught = vi.spyOn(filter, 'catch');
     const requests: FastifyRequest[] = [];

@@ -4,7 +4,7 @@ import { pathOf } from './request-state';
 import { RouteIndex } from './route-index';
 import { MAX_BODY_BYTES } from './http-limits';
 import { AppError } from '../errors/app-error';
-import { FailureTranslators } from '../ports/failure-translators';
+import { FailureTranslations } from './failure-translator';
 import { sendError, type ErrorBody } from '../errors/error-body';
 import { PLATFORM_ERROR_CODES as CODES, RETRY_AFTER_SECONDS, STATUS_OF_KIND } from '../errors/error-catalogue';
 
@@ -73,7 +73,7 @@ export class ErrorFilter implements ExceptionFilter {
 
   constructor(
     private readonly routes: RouteIndex,
-    private readonly failures: FailureTranslators,
+    private readonly failures: FailureTranslations,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {

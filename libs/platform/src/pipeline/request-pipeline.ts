@@ -11,7 +11,6 @@ import { appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
 import { optionalProvider } from '../ports/optional-provider';
-import { Readiness } from '../ports/readiness';
 import { RequestTracing } from '../ports/request-tracing';
 import { SharedContract } from '../ports/shared-contract';
 import { closeWhenDraining } from './close-when-draining';
@@ -37,7 +36,7 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   // 1. The connection, before any request is read: the bounds on the API's port and on the monitors' (MANAGEMENT_PORT),
   //    which a client can reach as well (edge/connection-limits/).
   const servers = [app.getHttpServer() as Server, edge.management?.server].filter((server) => server !== undefined);
-  edge.connections.guard(servers, app.get(MetricsService), logger, config.trustProxy, app.get(Readiness));
+  edge.connections.guard(servers, app.get(MetricsService), logger, config.trustProxy);
 
   // 2. The request line and headers have arrived, nothing of the body yet. With tracing on, its span starts first.
   const tracing = optionalProvider(app, RequestTracing);

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../../config/config.error';
 import type { AppConfig } from '../../config/app-config';
 import type { Settings } from '../../config/settings';
-import type { Readiness } from '../../ports/readiness';
 import { limitPerAddress } from './address-share';
 import { RefusalLog } from '../../logging/refusal-log';
 import type { MetricsService } from '../../metrics/metrics.service';
@@ -20,6 +19,9 @@ const FILES_BESIDES_CONNECTIONS = 64;
  * included (pipelining-limit.ts). What they close is counted in `<service>_connections_closed_total{reason}`.
  */
 export class ConnectionLimits {
+  /** The API port's bound, once installed. */
+  private apiPort?: { isFull(): boolean };
+
   private constructor(
     /** Open connections at most, on each port. */
     readonly maxConnections: number,
@@ -36,16 +38,21 @@ export class ConnectionLimits {
     return new ConnectionLimits(max, settings.integer('MAX_CONNECTIONS_PER_ADDRESS', Math.ceil(max / 4), 1, max));
   }
 
+  /** What readiness says while the API's port is full of connections none of which can be shed, or `undefined`. */
+  problem(): string | undefined {
+    return this.apiPort?.isFull()
+      ? `the API's port is at MAX_CONNECTIONS (${this.maxConnections} open, none idle)`
+      : undefined;
+  }
+
   /**
-   * Installs the bounds on each of `servers` (the API's port first, and the monitors' when there is one); readiness
-   * says not ready while the API's port is full of connections none of which can be shed.
+   * Installs the bounds on each of `servers` (the API's port first, and the monitors' when there is one).
    */
   guard(
     servers: readonly Server[],
     metrics: MetricsService,
     logger: Logger,
     trustProxy: AppConfig['trustProxy'],
-    readiness: Readiness,
   ): void {
     const closed = metrics.counter(
       'connections_closed_total',
@@ -55,10 +62,7 @@ export class ConnectionLimits {
     const refusals = RefusalLog.of(logger);
     for (const [index, server] of servers.entries()) {
       const limit = limitConnections(server, this.maxConnections, (reason) => closed.inc({ reason }));
-      if (index === 0)
-        readiness.add(() =>
-          limit.isFull() ? `the API's port is at MAX_CONNECTIONS (${this.maxConnections} open, none idle)` : undefined,
-        );
+      if (index === 0) this.apiPort = limit;
       limitPerAddress(server, this.maxPerAddress, trustProxy, () => closed.inc({ reason: 'address' }));
       // One line (bounded with the refusals') for each connection closed for the requests waiting on it.
       limitPipelining(server, () => {
