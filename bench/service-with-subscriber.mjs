@@ -12,6 +12,7 @@ require('reflect-metadata');
 const { Inject, Module } = require('@nestjs/common');
 const { DomainEvents } = require('../dist/libs/platform/src/ports/index.js');
 const { DatabaseModule, SqlClient } = require('../dist/libs/database/src/index.js');
+const { EventsModule } = require('../dist/libs/events/src/index.js');
 const { serve } = require('../dist/apps/petstore/src/serve.js');
 
 const BEHAVIOUR = process.env.BENCH_SUBSCRIBER ?? 'slow-before';
@@ -43,6 +44,8 @@ class BenchSubscriberModule {
 }
 Inject(DomainEvents)(BenchSubscriberModule, undefined, 0);
 Inject(SqlClient)(BenchSubscriberModule, undefined, 1);
-Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateBenchSeen1990000000000] })] })(BenchSubscriberModule);
+Module({ imports: [DatabaseModule.forFeature({ migrations: [CreateBenchSeen1990000000000] }), EventsModule] })(
+  BenchSubscriberModule,
+);
 
 await serve(BenchSubscriberModule);

@@ -1,4 +1,6 @@
+import { Controller, Get, Module } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Scoped } from '@app/auth';
 import { ConfigError } from '@app/platform';
 import { errorBody, JSON_CONTENT_TYPE, startTestApp, TEST_API_KEY, type TestApp } from './support/test-app';
 
@@ -146,6 +148,19 @@ describe('scopes: the bearer guard on every operation of the document', () => {
   });
 });
 
+/** An area whose routes only read: `reports:write` is a scope no operation needs. */
+@Controller('reports')
+@Scoped('reports')
+class ReportsController {
+  @Get()
+  list(): string[] {
+    return [];
+  }
+}
+
+@Module({ controllers: [ReportsController] })
+class ReportsModule {}
+
 describe('scopes of API_KEYS', () => {
   it('refuses at start a scope that no operation needs, naming the scopes there are', async () => {
     const scopes = [...new Set((await documentedOperations()).map(({ scope }) => scope))].sort();
@@ -155,5 +170,21 @@ describe('scopes of API_KEYS', () => {
         `the key named typo: "pet:read" grants no operation of this service; its scopes are ${scopes.join(', ')}`,
       ),
     );
+  });
+
+  it('refuses the write scope of an area whose routes only read, and starts with its read scope', async () => {
+    const refused = startTestApp({
+      features: [ReportsModule],
+      env: { API_KEYS: `reports:${keyOf('pets-read')}:reports:write` },
+    });
+    await expect(refused).rejects.toThrow(
+      /^API_KEYS the key named reports: "reports:write" grants no operation of this service; its scopes are .*reports:read, store:read/,
+    );
+    const served = await startTestApp({
+      features: [ReportsModule],
+      env: { API_KEYS: `reports:${keyOf('pets-read')}:reports:read` },
+    });
+    // It starts: the read scope is one an operation needs.
+    await served.close();
   });
 });

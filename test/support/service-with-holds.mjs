@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
-const { Body, Controller, HttpCode, Inject, Injectable, Module, Param, Post } = require('@nestjs/common');
+const { Controller, HttpCode, Inject, Injectable, Module, Param, Post } = require('@nestjs/common');
 const { ApiProperty } = require('@nestjs/swagger');
 const { IsNumberString } = require('class-validator');
 const platform = require('../../dist/libs/platform/src/index.js');
@@ -17,7 +17,9 @@ const { AppError } = require('../../dist/libs/platform/src/errors/app-error.js')
 const { DomainEvents, UnitOfWork } = require('../../dist/libs/platform/src/ports/index.js');
 const { AggregateRoot } = require('../../dist/libs/platform/src/domain/index.js');
 const { DatabaseModule, SqlClient, generatedKeyColumn } = require('../../dist/libs/database/src/index.js');
-const { Idempotent } = require('../../dist/libs/idempotency/src/index.js');
+const { EventsModule } = require('../../dist/libs/events/src/index.js');
+const { IdempotencyModule, Idempotent } = require('../../dist/libs/idempotency/src/index.js');
+const { Body } = require('../../dist/libs/validation/src/index.js');
 const { PetCatalog, PetsModule } = require('../../dist/libs/pets/src/index.js');
 const { serve } = require('../../dist/apps/petstore/src/serve.js');
 const { Table } = require('typeorm');
@@ -168,7 +170,12 @@ Injectable()(HoldsCounts);
 
 class HoldsModule {}
 Module({
-  imports: [DatabaseModule.forFeature({ migrations: [CreateHolds1990000000100] }), PetsModule],
+  imports: [
+    DatabaseModule.forFeature({ migrations: [CreateHolds1990000000100] }),
+    EventsModule,
+    IdempotencyModule,
+    PetsModule,
+  ],
   controllers: [HoldsController],
   providers: [HoldsCounts],
 })(HoldsModule);

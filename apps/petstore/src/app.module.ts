@@ -34,6 +34,7 @@ export const FEATURES: Type[] = [PetsModule, StoreModule];
     StabilityModule,
     DatabaseModule.forRoot(),
     EventsModule,
+    // Before auth: Nest runs the global guards in their modules' order, and a 403 for a scope is counted.
     RateLimitModule,
     IdempotencyModule,
     AuthModule,

@@ -1,25 +1,43 @@
 import { Injectable } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { DiscoveryService, HttpAdapterHost, MetadataScanner, Reflector } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
 import { routeScope } from '../domain/scope';
 import { SCOPE_AREA_EXTENSION, SCOPE_AREA_METADATA, SCOPE_METADATA } from './scopes.decorator';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
- * The scopes the service's routes need, read from its controllers through Nest's discovery: what a key's scopes are
- * checked against (API_KEYS at start, `npm run keys`), so that a typo never makes a key that can do nothing. An area
- * (`@Scoped()`) needs its read and its write scope; a route may state one of its own (`@RequiresScope()`).
+ * The scopes the service's routes need: what a key's scopes are checked against (API_KEYS at start, `npm run keys`),
+ * so that a typo never makes a key that can do nothing. Each route's, by its method and its controller's area
+ * (`@Scoped()`) or its own (`@RequiresScope()`), as Fastify declares it (an `onRoute` hook, added as the module is
+ * created, before any route). A tool that declares no route (`npm run keys`) reads the controllers through Nest's
+ * discovery instead: an area's read and write scopes, and the routes' own.
  */
 @Injectable()
 export class RouteScopes {
+  private readonly declared = new Set<string>();
+
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
-  ) {}
+    host: HttpAdapterHost,
+  ) {
+    host.httpAdapter?.getInstance<FastifyInstance>().addHook('onRoute', (route) => {
+      const { scope, scopeArea } = (route.config ?? {}) as { scope?: string; scopeArea?: string };
+      for (const method of [route.method].flat()) {
+        const needed = scope ?? routeScope(scopeArea, method);
+        if (needed !== undefined) this.declared.add(needed);
+      }
+    });
+  }
 
   all(): ReadonlySet<string> {
+    return this.declared.size > 0 ? this.declared : this.ofControllers();
+  }
+
+  private ofControllers(): ReadonlySet<string> {
     const scopes = new Set<string>();
     for (const { metatype } of this.discovery.getControllers()) {
       if (!metatype) continue;

@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, type Type } from '@nestjs/common';
 import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
-import { routeSettingsOfHandler } from '@app/platform';
+import { WithRouteSettings, routeSettingsOfHandler } from '@app/platform';
 import { AREA, SCOPE } from '../domain/scope';
 
 /** Where a route's own scope is kept (`@RequiresScope()`), for the bearer guard. */
@@ -10,7 +10,8 @@ export const SCOPE_METADATA = 'petstore:scope';
 export const SCOPE_AREA_METADATA = 'petstore:scope-area';
 
 /**
- * The document's mark of an operation whose scope follows from its area and method, until the auth module's document
+ * The document's mark of an operation whose scope follows from its area and method (the route's Fastify config has
+ * the area too, as `scopeArea`), until the auth module's document
  * edit writes the scope in (auth.module.ts): the method is the document's to know.
  */
 export const SCOPE_AREA_EXTENSION = 'x-scope-area';
@@ -24,6 +25,8 @@ export function RequiresScope(scope: string): MethodDecorator {
   if (!SCOPE.test(scope)) throw new Error(`@RequiresScope('${scope}'): a scope is <area>:read or <area>:write`);
   return applyDecorators(
     SetMetadata(SCOPE_METADATA, scope),
+    // For the scopes there are, as Fastify declares the route (route-scopes.ts).
+    WithRouteSettings({ scope }),
     ApiSecurity('bearer', [scope]),
     ApiExtension('x-scope', scope),
   );
@@ -45,7 +48,9 @@ export function Scoped(area: string): ClassDecorator {
       if (name === 'constructor' || typeof handler !== 'function') continue;
       if (Reflect.getMetadata(SCOPE_METADATA, handler) !== undefined || routeSettingsOfHandler(handler).public)
         continue;
-      ApiExtension(SCOPE_AREA_EXTENSION, area)(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
+      const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
+      ApiExtension(SCOPE_AREA_EXTENSION, area)(prototype, name, descriptor);
+      WithRouteSettings({ scopeArea: area })(prototype, name, descriptor);
     }
   };
 }
