@@ -177,9 +177,17 @@ describe('scopes of API_KEYS', () => {
       features: [ReportsModule],
       env: { API_KEYS: `reports:${keyOf('pets-read')}:reports:write` },
     });
-    await expect(refused).rejects.toThrow(
-      /^API_KEYS the key named reports: "reports:write" grants no operation of this service; its scopes are .*reports:read, store:read/,
-    );
+    const error = (await refused.then(
+      () => undefined,
+      (refusal: unknown) => refusal,
+    )) as ConfigError;
+    const prefix =
+      'API_KEYS the key named reports: "reports:write" grants no operation of this service; its scopes are ';
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message.startsWith(prefix)).toBe(true);
+    const named = error.message.slice(prefix.length).split(', ');
+    expect(named).toContain('reports:read');
+    expect(named).not.toContain('reports:write');
     const served = await startTestApp({
       features: [ReportsModule],
       env: { API_KEYS: `reports:${keyOf('pets-read')}:reports:read` },
