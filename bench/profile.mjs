@@ -73,9 +73,9 @@ const FEATURES = {
   'the log line': /node_modules\/(pino|sonic-boom|fast-redact|quick-format-unescaped)\/|\/pipeline\/log-request\.js$/,
   metrics: /node_modules\/prom-client\/|\/pipeline\/count-request\.js$|\/metrics\/metrics\.service\.js$/,
   'security headers': /\/edge\/security-headers\.js$/,
-  authentication: /\/dist\/libs\/auth\/|\/pipeline\/authenticate\.js$/,
+  authentication: /\/dist\/libs\/auth\//,
   validation: /node_modules\/(class-validator|class-transformer|validator|libphonenumber-js)\/|\/validation\.pipe\.js$/,
-  'rate limit': /\/dist\/libs\/rate-limit\/|\/pipeline\/limit-callers\.js$/,
+  'rate limit': /\/dist\/libs\/rate-limit\/|node_modules\/@nestjs\/throttler\//,
   idempotency: /\/dist\/libs\/idempotency\//,
   tracing: /node_modules\/@opentelemetry\/|\/dist\/libs\/tracing\/|\/trace-request\.js$|\/sql-spans\.js$/,
 };

@@ -28,7 +28,7 @@ const FAILURES = Symbol('failed authentications on this connection');
  * its whole life, where the connection is the client's own: it holds when the
  * address's count cannot (Redis unreachable, which fails open; a new minute),
  * and the answer that refuses either closes the connection (see
- * BearerAuthenticator), so a client that keeps failing pays a new connection
+ * BearerGuard), so a client that keeps failing pays a new connection
  * for each further try.
  */
 @Injectable()
