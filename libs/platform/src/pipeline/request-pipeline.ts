@@ -10,7 +10,6 @@ import { Draining } from '../lifecycle/draining';
 import { appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
-import { optionalProvider } from '../ports/optional-provider';
 import { RequestTracing } from '../ports/request-tracing';
 import { SharedContract } from '../ports/shared-contract';
 import { closeWhenDraining } from './close-when-draining';
@@ -39,7 +38,8 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   edge.connections.guard(servers, app.get(MetricsService), logger, config.trustProxy);
 
   // 2. The request line and headers have arrived, nothing of the body yet. With tracing on, its span starts first.
-  const tracing = optionalProvider(app, RequestTracing);
+  // The tracing module's port: `null` when tracing is off.
+  const tracing = app.get<RequestTracing | null>(RequestTracing);
   if (tracing) fastify.addHook('onRequest', tracing.onRequest);
   fastify.addHook('onRequest', sendRequestId);
   // Unless SECURITY_HEADERS=off (edge/security-headers.ts).
