@@ -131,6 +131,14 @@ export const DECORATOR_STATE = [
   },
 ];
 
+/**
+ * no-restricted-syntax with these groups of selectors. ESLint gives a file the options of the last entry that names
+ * the rule, so an entry for narrower files lists every group that applies to them.
+ */
+function restrictedSyntax(...groups) {
+  return { 'no-restricted-syntax': ['error', ...groups.flat()] };
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/.work/', 'test/fixtures/'] },
   eslint.configs.recommended,
@@ -180,51 +188,26 @@ export default tseslint.config(
   {
     // The layer rules (.dependency-cruiser.cjs) see only imports whose path is written out; no code reaches into a
     // library's own state.
-    rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...LIBRARY_PRIVATES] },
+    rules: restrictedSyntax(COMPUTED_IMPORTS, LIBRARY_PRIVATES),
   },
   {
     // And every route of the service states the scope a key needs for it (test/scopes.e2e-spec.ts reads them).
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...LIBRARY_PRIVATES, ...UNSCOPED_ROUTES] },
+    rules: restrictedSyntax(COMPUTED_IMPORTS, LIBRARY_PRIVATES, UNSCOPED_ROUTES),
   },
   {
     // Where keys are checked, nothing compares bytes but in constant time.
     files: ['libs/auth/src/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...COMPUTED_IMPORTS,
-        ...LIBRARY_PRIVATES,
-        ...UNSCOPED_ROUTES,
-        ...EARLY_EXIT_COMPARES,
-      ],
-    },
+    rules: restrictedSyntax(COMPUTED_IMPORTS, LIBRARY_PRIVATES, UNSCOPED_ROUTES, EARLY_EXIT_COMPARES),
   },
   {
     // A decorator file keeps no state of its own.
     files: ['apps/*/src/**/*.decorator.ts', 'libs/*/src/**/*.decorator.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...COMPUTED_IMPORTS,
-        ...LIBRARY_PRIVATES,
-        ...UNSCOPED_ROUTES,
-        ...DECORATOR_STATE,
-      ],
-    },
+    rules: restrictedSyntax(COMPUTED_IMPORTS, LIBRARY_PRIVATES, UNSCOPED_ROUTES, DECORATOR_STATE),
   },
   {
     files: ['libs/auth/src/**/*.decorator.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...COMPUTED_IMPORTS,
-        ...LIBRARY_PRIVATES,
-        ...UNSCOPED_ROUTES,
-        ...EARLY_EXIT_COMPARES,
-        ...DECORATOR_STATE,
-      ],
-    },
+    rules: restrictedSyntax(COMPUTED_IMPORTS, LIBRARY_PRIVATES, UNSCOPED_ROUTES, EARLY_EXIT_COMPARES, DECORATOR_STATE),
   },
   prettier,
 );

@@ -41,11 +41,10 @@ async function run(
 ): Promise<number> {
   const keys = new ApiKeysService(new TypeOrmApiKeyRepository(sql));
   // `--scopes` as given, checked against the scopes the service's routes need (its modules are created here).
-  const known = application.get(RouteScopes).all();
   const scopesOf = (given: string) =>
     scopePatterns(
       given.split(',').map((scope) => scope.trim()),
-      known,
+      application.get(RouteScopes).all(),
     );
   switch (parsed.command) {
     case 'create': {
