@@ -4,7 +4,7 @@ import { ConfigModule } from '@nestjs/config';
 import { DatabaseModule } from '@app/database';
 import { RateLimitModule } from '@app/rate-limit';
 import { APP_GUARD, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
-import { APP_LOGGER, AppConfig, ConfigError, SharedContract, routeSettingsOf } from '@app/platform';
+import { APP_LOGGER, AppConfig, ConfigError, routeSettingsOf } from '@app/platform';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { AcceptedApiKeys } from './application/accepted-api-keys';
@@ -14,12 +14,10 @@ import { AuthSettings, authConfig } from './config/auth.settings';
 import { ApiKeyRecord } from './infrastructure/api-key.record';
 import { AUTH_MIGRATIONS } from './infrastructure/migrations';
 import { StoredApiKeys } from './application/stored-api-keys';
-import { ApiKeysUnavailableError } from './domain/api-key.errors';
 import { ApiKeyRepository } from './domain/api-key.repository';
 import { AuthFailureLimit } from './http/auth-failure-limit';
-import { InvalidApiKeyError, MissingApiKeyError, TooManyAuthFailuresError } from './http/auth.errors';
+import { AuthContract } from './http/auth.contract';
 import { BearerGuard } from './http/bearer.guard';
-import { InsufficientScopeError } from './http/insufficient-scope.error';
 import { RouteScopes } from './http/route-scopes';
 import { EVERY_SCOPE, scopePatterns } from './domain/scope';
 import { StoredKeysRefresh } from './infrastructure/stored-keys-refresh';
@@ -79,6 +77,7 @@ function configuredKeys(settings: AuthSettings, config: AppConfig): readonly Con
     AuthFailureLimit,
     StoredKeysRefresh,
     RouteScopes,
+    AuthContract,
     // Every route: the bearer key, then the route's scope against the key's.
     BearerGuard,
     { provide: APP_GUARD, useExisting: BearerGuard },
@@ -94,18 +93,7 @@ export class AuthModule implements OnModuleInit {
     private readonly routeScopes: RouteScopes,
     private readonly adapterHost: HttpAdapterHost,
     private readonly refresh: StoredKeysRefresh,
-    shared: SharedContract,
-  ) {
-    // Every operation needs a key, a client that keeps failing is refused for a while, and keys unread too long refuse all.
-    shared.mayAnswer(
-      new InvalidApiKeyError(),
-      new MissingApiKeyError(),
-      new InsufficientScopeError('pets:write'),
-      new ApiKeysUnavailableError(settings.staleSeconds),
-    );
-    if (settings.failuresPerMinute > 0) shared.mayAnswer(new TooManyAuthFailuresError(settings.failuresPerMinute, 60));
-    shared.describes(RouteScopes.describe);
-  }
+  ) {}
 
   /**
    * A failure here stops the startup: a service that cannot read its keys

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FailureTranslator, SharedContract, type AppError } from '@app/platform';
+import { FailureTranslator, OperationContract, type AppError } from '@app/platform';
 import { UnconfirmedWrite, constraintViolationOf, isDatabaseUnavailable, withoutRequestData } from './driver-errors';
 import { ConcurrentChange } from './unit-writes';
 import {
@@ -21,10 +21,9 @@ import {
  */
 @Injectable()
 @FailureTranslator()
-export class DatabaseFailures implements FailureTranslator {
-  constructor(shared: SharedContract) {
-    shared.mayAnswer(new DatabaseUnavailableError(), new CommitUnconfirmedError());
-  }
+@OperationContract()
+export class DatabaseFailures implements FailureTranslator, OperationContract {
+  readonly mayAnswer: readonly AppError[] = [new DatabaseUnavailableError(), new CommitUnconfirmedError()];
 
   translate(exception: unknown): { error: AppError; warning?: string } | undefined {
     if (exception instanceof UnconfirmedWrite) {

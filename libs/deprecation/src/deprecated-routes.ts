@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance, onResponseHookHandler, onSendHookHandler } from 'fastify';
-import { AppConfig, MetricsService, PLATFORM_ERROR_CODES, SharedContract } from '@app/platform';
+import { AppConfig, MetricsService, OperationContract, PLATFORM_ERROR_CODES } from '@app/platform';
 import type { DeprecatedRoute } from './deprecated.decorator';
 import { describeDeprecations } from './deprecation.document';
 
@@ -14,12 +15,15 @@ const hooksOf = <T>(hooks: Hooks<T>): T[] => (hooks === undefined ? [] : Array.i
  * answer leaves (`onSend`: 401s and every other refusal included, whichever
  * step gave it), and, with metrics on, its calls counted by caller, so that
  * operators see who must migrate before the sunset. Created before the routes
- * are declared.
+ * are declared. Its headers are in the contract of every operation (CORS exposes them), and the document says which
+ * operations are deprecated.
  */
 @Injectable()
-export class DeprecatedRoutes {
-  constructor(host: HttpAdapterHost, shared: SharedContract, metrics: MetricsService, config: AppConfig) {
-    shared.sends('Deprecation', 'Sunset').describes(describeDeprecations);
+@OperationContract()
+export class DeprecatedRoutes implements OperationContract {
+  readonly sends: readonly string[] = ['Deprecation', 'Sunset'];
+
+  constructor(host: HttpAdapterHost, metrics: MetricsService, config: AppConfig) {
     const calls = config.metrics
       ? metrics.counter(
           'deprecated_operation_calls_total',
@@ -49,5 +53,9 @@ export class DeprecatedRoutes {
       };
       route.onResponse = [...hooksOf(route.onResponse), countCall];
     });
+  }
+
+  describe(document: OpenAPIObject): void {
+    describeDeprecations(document);
   }
 }

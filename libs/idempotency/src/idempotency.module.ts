@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { DatabaseModule } from '@app/database';
-import { SharedContract } from '@app/platform';
 import { ValidationModule } from '@app/validation';
+import { IdempotencyContract } from './idempotency.contract';
 import { IdempotencyStore } from './idempotency-store';
 import { IdempotencyRecord } from './idempotency.record';
 import { IdempotencySettings, idempotencyConfig } from './idempotency.settings';
@@ -28,12 +28,11 @@ import { IdempotencyKeysNamedForTheirLibrary1795700000001 } from './migrations/1
     }),
     ValidationModule,
   ],
-  providers: [{ provide: IdempotencySettings, useExisting: idempotencyConfig.KEY }, IdempotencyStore],
+  providers: [
+    { provide: IdempotencySettings, useExisting: idempotencyConfig.KEY },
+    IdempotencyStore,
+    IdempotencyContract,
+  ],
   exports: [IdempotencyStore, ValidationModule],
 })
-export class IdempotencyModule {
-  constructor(shared: SharedContract) {
-    // A request gives at most one key (two would be judged on the first alone); an answer says whether it is a replay.
-    shared.reads('Idempotency-Key', { once: true }).sends('Idempotent-Replayed');
-  }
-}
+export class IdempotencyModule {}

@@ -8,7 +8,6 @@ import { SERVICE_INFO, type ServiceInfo } from './config/service-info';
 import { ErrorFilter } from './http/error.filter';
 import { FailureTranslations } from './http/failure-translator';
 import { HealthController } from './health/health.controller';
-import { SharedContract } from './ports/shared-contract';
 import { RouteIndex } from './http/route-index';
 import { Draining } from './lifecycle/draining';
 import { APP_LOGGER, appLoggerOf } from './logging/app-logger';
@@ -17,8 +16,9 @@ import { edgeConfig } from './edge/edge.settings';
 import { ServerEdge } from './edge/server-edge';
 
 /**
- * The services every feature relies on: the configuration, logs, metrics, health checks, the ports capabilities
- * register through, the one error filter, and the drain that graceful shutdown starts.
+ * The services every feature relies on: the configuration, logs, metrics, health checks, Nest's discovery (through
+ * which the core finds the modules' @ReadinessCheck(), @FailureTranslator() and @OperationContract() providers), the
+ * one error filter, and the drain that graceful shutdown starts.
  */
 @Global()
 @Module({})
@@ -48,12 +48,11 @@ export class PlatformModule {
         },
         // The one error filter, for every route: whatever a step of Nest's throws, answered in the Error shape.
         { provide: APP_FILTER, useClass: ErrorFilter },
-        // The capabilities' @FailureTranslator() providers, as the error filter asks them.
+        // The modules' @FailureTranslator() providers, as the error filter asks them.
         { provide: FailureTranslations, inject: [DiscoveryService], useFactory: FailureTranslations.discovered },
-        SharedContract,
         Draining,
       ],
-      exports: [AppConfig, SERVICE_INFO, APP_LOGGER, Draining, MetricsModule, SharedContract, RouteIndex],
+      exports: [AppConfig, SERVICE_INFO, APP_LOGGER, Draining, MetricsModule, RouteIndex],
     };
   }
 }

@@ -2,9 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_GUARD } from '@nestjs/core';
 import { getOptionsToken, getStorageToken, type ThrottlerModuleOptions } from '@nestjs/throttler';
-import { SharedContract } from '@app/platform';
-import { describeRateLimit, RATE_LIMIT_HEADERS } from './rate-limit.document';
-import { RateLimitedError } from './rate-limit.errors';
+import { RateLimitContract } from './rate-limit.contract';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitStorage } from './rate-limit-storage';
 import { RateLimitSettings, rateLimitConfig } from './rate-limit.settings';
@@ -32,16 +30,8 @@ const WINDOW_MS = 60_000;
       }),
     },
     { provide: APP_GUARD, useClass: RateLimitGuard },
+    RateLimitContract,
   ],
   exports: [RateLimitStorage],
 })
-export class RateLimitModule {
-  constructor(settings: RateLimitSettings, shared: SharedContract) {
-    if (settings.perMinute === 0) return;
-    // The document's example refusal, at the configured limit; the headers, for CORS and the document.
-    shared
-      .sends(...Object.keys(RATE_LIMIT_HEADERS))
-      .mayAnswer(new RateLimitedError(settings.perMinute, 12))
-      .describes(describeRateLimit);
-  }
-}
+export class RateLimitModule {}

@@ -1,11 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SharedContract } from '@app/platform';
-import { describeStabilities } from './stability.document';
+import { StabilityContract } from './stability.contract';
 
 /** What `@Stability()` declares, put in the document. */
-@Module({})
-export class StabilityModule {
-  constructor(shared: SharedContract) {
-    shared.describes(describeStabilities);
-  }
-}
+@Module({ providers: [StabilityContract] })
+export class StabilityModule {}

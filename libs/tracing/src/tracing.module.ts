@@ -1,15 +1,9 @@
 import { DynamicModule, Global, Inject, Module, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import {
-  APP_LOGGER,
-  MetricsService,
-  RequestTracing,
-  SERVICE_INFO,
-  SharedContract,
-  type ServiceInfo,
-} from '@app/platform';
+import { APP_LOGGER, MetricsService, RequestTracing, SERVICE_INFO, type ServiceInfo } from '@app/platform';
 import type { Logger } from 'pino';
 import type { OtlpTracing } from './otlp-tracing';
+import { TracingContract } from './tracing.contract';
 import { tracingConfig, type TracingSettings } from './tracing.settings';
 
 /**
@@ -35,20 +29,19 @@ export class TracingModule implements OnApplicationShutdown {
       providers: [
         {
           provide: RequestTracing,
-          inject: [tracingConfig.KEY, SERVICE_INFO, MetricsService, APP_LOGGER, SharedContract],
+          inject: [tracingConfig.KEY, SERVICE_INFO, MetricsService, APP_LOGGER],
           useFactory: async (
             settings: TracingSettings,
             service: ServiceInfo,
             metrics: MetricsService,
             logger: Logger,
-            shared: SharedContract,
           ) => {
             if (settings.endpoint === undefined) return null;
             const { OtlpTracing } = await import('./otlp-tracing.js');
-            shared.sends('traceresponse');
             return new OtlpTracing(settings, service, metrics, logger);
           },
         },
+        TracingContract,
       ],
       exports: [RequestTracing],
     };

@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { SharedContract } from '@app/platform';
-import { describeValidation } from './validation.document';
 import { NoBodyGuard } from './no-body.guard';
 import { RequestValidationPipe } from './validation.pipe';
+import { ValidationContract } from './validation.contract';
 
 /**
  * Request validation on every route: RequestValidationPipe as Nest's global
@@ -15,11 +14,8 @@ import { RequestValidationPipe } from './validation.pipe';
     RequestValidationPipe,
     { provide: APP_PIPE, useExisting: RequestValidationPipe },
     { provide: APP_GUARD, useClass: NoBodyGuard },
+    ValidationContract,
   ],
   exports: [RequestValidationPipe],
 })
-export class ValidationModule {
-  constructor(shared: SharedContract) {
-    shared.describes(describeValidation);
-  }
-}
+export class ValidationModule {}

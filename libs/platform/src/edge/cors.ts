@@ -4,7 +4,7 @@ import { ConfigError } from '../config/config.error';
 import type { Settings } from '../config/settings';
 import { withoutCredentials } from '../config/without-credentials';
 import type { RouteIndex } from '../http/route-index';
-import type { SharedContract } from '../ports/shared-contract';
+import type { OperationContracts } from '../http/operation-contract';
 
 /** `CORS_ORIGINS`: the origins whose pages may call the API from a browser; empty turns CORS off, `*` allows any. */
 export class CorsSettings {
@@ -26,15 +26,15 @@ export function allowCrossOrigin(
   app: NestFastifyApplication,
   { origins }: CorsSettings,
   routes: RouteIndex,
-  shared: SharedContract,
+  contracts: OperationContracts,
 ): void {
   if (origins.length === 0) return;
   let options: FastifyCorsOptions | undefined;
   const optionsNow = (): FastifyCorsOptions => ({
     origin: origins.includes('*') ? '*' : [...origins],
     methods: routes.methods().filter((method) => method !== 'OPTIONS'),
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', ...shared.requestHeaders],
-    exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...shared.answerHeaders, 'Link', 'WWW-Authenticate'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', ...contracts.requestHeaders],
+    exposedHeaders: ['Location', 'X-Request-Id', 'Retry-After', ...contracts.answerHeaders, 'Link', 'WWW-Authenticate'],
     maxAge: 600,
   });
   app.enableCors({ delegator: (_request, callback) => callback(null, (options ??= optionsNow())) });

@@ -26,7 +26,7 @@ const RETRY_AFTER: Headers = {
 
 /**
  * What each status means, with the headers it carries and, where the core answers it itself, a typical body; the
- * capabilities give the examples of the statuses they answer every operation with (SharedContract).
+ * modules give the examples of the statuses they answer every operation with (their `@OperationContract()`).
  */
 const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; example?: ErrorBody }> = {
   400: {
@@ -89,7 +89,7 @@ const ERROR_RESPONSES: Record<number, { description: string; headers?: Headers; 
   },
 };
 
-/** The answer every operation may give whatever it does, besides those capabilities add (SharedContract). */
+/** The answer every operation may give whatever it does, besides those modules add (their `@OperationContract()`). */
 export const SHARED_ERROR_STATUSES = [500] as const;
 
 /** An error as the example body of its answer. */
@@ -116,7 +116,7 @@ export function errorResponseObject(status: number, errors: readonly AppError[] 
 
 /**
  * Documents each status as an Error response with an example body; a route's own error (`new PetNotFoundError(42)`)
- * shows as its status's example. What every operation shares (500, what capabilities register) need not be listed.
+ * shows as its status's example. What every operation shares (500, what modules' `@OperationContract()` add) need not be listed.
  */
 export function ApiErrorResponses(...entries: Array<number | AppError>): MethodDecorator {
   return applyDecorators(

@@ -1,3 +1,4 @@
+import { DiscoveryService } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
@@ -7,7 +8,7 @@ import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { API_PREFIX } from '../config/api-prefix';
 import { pathOf } from '../http/request-state';
-import { SharedContract } from '../ports/shared-contract';
+import { OperationContracts } from '../http/operation-contract';
 import { ErrorResponse, SHARED_ERROR_STATUSES, errorResponseObject } from './error-response';
 
 export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
@@ -61,14 +62,14 @@ export function buildOpenApiDocument(
       .filter(([path]) => path.startsWith(`${API_PREFIX}/`))
       .map(([path, item]) => [path.slice(API_PREFIX.length), item]),
   );
-  const shared = app.get(SharedContract);
+  const contracts = OperationContracts.discovered(app.get(DiscoveryService));
   const tags = new Set<string>();
   for (const operation of operationsOf(document)) {
-    addSharedAnswers(operation, shared.errors);
+    addSharedAnswers(operation, contracts.errors);
     for (const tag of operation.tags ?? []) tags.add(tag);
   }
   document.tags = [...tags].sort().map((name) => ({ name }));
-  for (const edit of shared.documentEdits) edit(document);
+  contracts.describe(document);
   return document;
 }
 
@@ -80,7 +81,7 @@ const REQUEST_ID_HEADER = {
   },
 };
 
-/** An operation of the document, as the core and the capabilities' document edits read it. */
+/** An operation of the document, as the core and the modules' document edits read it. */
 export type Operation = Record<string, unknown> & { responses: Record<string, { headers?: object }>; tags?: string[] };
 
 /** Every operation of `document`, without the path items' other members (`parameters`, say). */
@@ -93,10 +94,10 @@ export function operationsOf(document: OpenAPIObject): Operation[] {
 
 /**
  * What every operation shares, added once here rather than on each route: the answers (a failure, and those the
- * capabilities register: a missing key, the rate limit, the database away), in order of status, and `X-Request-Id`
- * on every answer. A capability's headers are its own document edit's (the rate limit's `RateLimit-*`).
+ * modules' `@OperationContract()` add: a missing key, the rate limit, the database away), in order of status, and `X-Request-Id`
+ * on every answer. A module's headers are its own document edit's (the rate limit's `RateLimit-*`).
  */
-function addSharedAnswers(operation: Operation, errors: ReadonlyMap<number, AppError[]>): void {
+function addSharedAnswers(operation: Operation, errors: ReadonlyMap<number, readonly AppError[]>): void {
   const { responses } = operation;
   for (const status of new Set([...SHARED_ERROR_STATUSES, ...errors.keys()])) {
     responses[String(status)] ??= errorResponseObject(status, errors.get(status));

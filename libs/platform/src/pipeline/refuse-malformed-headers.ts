@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 
 /**
- * Fields a request carries at most once (RFC 9110 5.3), besides those capabilities read `once` (SharedContract). Node
+ * Fields a request carries at most once (RFC 9110 5.3), besides those modules read `once` (their `@OperationContract()`). Node
  * keeps the first and drops the rest, which a proxy in front may have read: two `Host`s route one way and are served
  * another (RFC 9112 3.2 asks for a 400), two `Authorization`s are judged on the first alone.
  */

@@ -1,9 +1,11 @@
 import type { Server } from 'node:http';
+import { DiscoveryService } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { allowCrossOrigin } from '../edge/cors';
 import { ServerEdge } from '../edge/server-edge';
+import { OperationContracts } from '../http/operation-contract';
 import { declareRequestState } from '../http/request-state';
 import { RouteIndex } from '../http/route-index';
 import { Draining } from '../lifecycle/draining';
@@ -11,7 +13,6 @@ import { appLoggerOf } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { serveOnlyDocsAssets } from '../openapi/openapi';
 import { RequestTracing } from '../ports/request-tracing';
-import { SharedContract } from '../ports/shared-contract';
 import { closeWhenDraining } from './close-when-draining';
 import { countRequest } from './count-request';
 import { sendContinue } from './expect-continue';
@@ -31,6 +32,8 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   const edge = app.get(ServerEdge);
   const logger = appLoggerOf(config);
   declareRequestState(fastify);
+  // What the modules add to every operation: the headers they read and send (their @OperationContract()).
+  const contracts = OperationContracts.discovered(app.get(DiscoveryService));
 
   // 1. The connection, before any request is read: the bounds on the API's port and on the monitors' (MANAGEMENT_PORT),
   //    which a client can reach as well (edge/connection-limits/).
@@ -46,11 +49,11 @@ export function installRequestPipeline(app: NestFastifyApplication, config: AppC
   if (edge.securityHeaders) fastify.addHook('onRequest', edge.securityHeaders.send);
   // MANAGEMENT_PORT: health and metrics there alone, the rest on the API's port alone (edge/management-port.ts).
   if (edge.management) fastify.addHook('onRequest', edge.management.servesOnlyItsOwnPort);
-  fastify.addHook('onRequest', refuseMalformedHeaders(app.get(SharedContract).singleValued));
+  fastify.addHook('onRequest', refuseMalformedHeaders(contracts.singleValued));
   fastify.addHook('onRequest', refuseUnroutable);
   fastify.addHook('onRequest', serveOnlyDocsAssets);
   // CORS, when CORS_ORIGINS is set (edge/cors.ts): @fastify/cors adds its step as the app boots, after these.
-  allowCrossOrigin(app, edge.cors, app.get(RouteIndex), app.get(SharedContract));
+  allowCrossOrigin(app, edge.cors, app.get(RouteIndex), contracts);
 
   //    Then the bearer key: the auth module's guard runs its authentication from a hook of this phase it adds itself
   //    as the application starts (auth.module.ts), after these.
