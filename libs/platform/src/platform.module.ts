@@ -12,8 +12,7 @@ import { RouteIndex } from './http/route-index';
 import { Draining } from './lifecycle/draining';
 import { APP_LOGGER, appLoggerOf } from './logging/app-logger';
 import { MetricsModule } from './metrics/metrics.module';
-import { edgeConfig } from './edge/edge.settings';
-import { ServerEdge } from './edge/server-edge';
+import { EdgeSettings, edgeConfig } from './edge/edge.settings';
 
 /**
  * The services every feature relies on: the configuration, logs, metrics, health checks, Nest's discovery (through
@@ -39,7 +38,7 @@ export class PlatformModule {
         { provide: AppConfig, useExisting: appConfig.KEY },
         { provide: SERVICE_INFO, useValue: service },
         { provide: APP_LOGGER, inject: [AppConfig], useFactory: appLoggerOf },
-        { provide: ServerEdge, useExisting: edgeConfig.KEY },
+        { provide: EdgeSettings, useExisting: edgeConfig.KEY },
         {
           // Created before the routes are declared, so that it sees every one of them.
           provide: RouteIndex,

@@ -13,7 +13,7 @@ import { AppError } from '../errors/app-error';
 import { PLATFORM_ERROR_CODES } from '../errors/error-catalogue';
 import { ForMonitors } from '../http/management.decorator';
 import { Draining } from '../lifecycle/draining';
-import { ServerEdge } from '../edge/server-edge';
+import { EdgeSettings } from '../edge/edge.settings';
 import { ReadinessCheck } from './readiness';
 
 /** A check that asks its dependency on every readiness check. */
@@ -32,7 +32,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly drain: Draining,
-    private readonly edge: ServerEdge,
+    private readonly edge: EdgeSettings,
     private readonly discovery: DiscoveryService,
     @Inject(SERVICE_INFO) private readonly service: ServiceInfo,
   ) {}

@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { allowCrossOrigin } from '../edge/cors';
-import { ServerEdge } from '../edge/server-edge';
+import { EdgeSettings } from '../edge/edge.settings';
 import { OperationContracts } from '../http/operation-contract';
 import { declareRequestState } from '../http/request-state';
 import { RouteIndex } from '../http/route-index';
@@ -29,7 +29,7 @@ import { sendRequestId } from './request-id';
  */
 export function installRequestPipeline(app: NestFastifyApplication, config: AppConfig): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  const edge = app.get(ServerEdge);
+  const edge = app.get(EdgeSettings);
   const logger = appLoggerOf(config);
   declareRequestState(fastify);
   // What the modules add to every operation: the headers they read and send (their @OperationContract()).

@@ -15,7 +15,7 @@ import { EdgeResponses } from '../edge/edge-responses';
 import { RouteIndex } from '../http/route-index';
 import { installRequestPipeline } from '../pipeline/request-pipeline';
 import { requestIdOf } from '../http/request-state';
-import { ServerEdge } from '../edge/server-edge';
+import { EdgeSettings } from '../edge/edge.settings';
 
 /**
  * The Nest application on Fastify with the contract's HTTP settings: `main.ts` and the e2e tests both make it here.
@@ -78,9 +78,9 @@ export async function createHttpApplication(
   });
   app.useLogger(logger);
   app.flushLogs();
-  const serverEdge = app.get(ServerEdge);
+  const edgeSettings = app.get(EdgeSettings);
   edge.countWith(app.get(MetricsService).countUnrouted);
-  edge.securityHeaders = serverEdge.securityHeaders?.api ?? {};
+  edge.securityHeaders = edgeSettings.securityHeaders?.api ?? {};
   const routes = app.get(RouteIndex);
   edge.allowWith(() => routes.methods().filter((method) => method !== 'OPTIONS'));
   const server = app.getHttpServer() as Server;
@@ -90,7 +90,7 @@ export async function createHttpApplication(
   // limit (pipeline/expect-continue.ts).
   server.on('checkContinue', (request, response) => server.emit('request', request, response));
 
-  serverEdge.management?.listen(app.getHttpAdapter().getInstance(), edge, config, appLoggerOf(config));
+  edgeSettings.management?.listen(app.getHttpAdapter().getInstance(), edge, config, appLoggerOf(config));
   installRequestPipeline(app, config);
   setupOpenApi(app, config, app.get<ServiceInfo>(SERVICE_INFO));
   return app;
