@@ -18,25 +18,20 @@ const PLATFORM_ERRORS =
 const PLATFORM_PLAIN =
   '^libs/platform/src/(errors/(index|app-error)|domain/(index|aggregate-root|page)|ports/(index|unit-of-work|domain-events))\\.ts$';
 
+const LIBS = join(process.cwd(), 'libs');
+/** The modules under `libs/` of the tree being cruised, but the core. */
+const LIBRARIES = readdirSync(LIBS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'platform')
+  .map((entry) => entry.name);
 /**
- * The modules under `libs/` (of the tree being cruised) that are features: those that serve routes, with a controller
- * in their `src/http/`. The others are capability libraries (the database, idempotency, auth), which features use and
- * which use no feature. A library's Nest module imports the modules it depends on; the cruise holds their imports to
- * the rules below.
+ * The features among them: those that serve routes, with a controller in their `src/http/`. The others are capability
+ * libraries (the database, idempotency, auth), which features use and which use no feature. A library's Nest module
+ * imports the modules it depends on; the cruise holds their imports to the rules below.
  */
-function features() {
-  const libs = join(process.cwd(), 'libs');
-  return readdirSync(libs, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== 'platform')
-    .map((entry) => entry.name)
-    .filter((name) => {
-      const http = join(libs, name, 'src/http');
-      return existsSync(http) && readdirSync(http).some((file) => file.endsWith('.controller.ts'));
-    });
-}
-
-const LIBRARIES = readdirSync(join(process.cwd(), 'libs')).filter((name) => name !== 'platform');
-const FEATURES = features();
+const FEATURES = LIBRARIES.filter((name) => {
+  const http = join(LIBS, name, 'src/http');
+  return existsSync(http) && readdirSync(http).some((file) => file.endsWith('.controller.ts'));
+});
 const CAPABILITIES = LIBRARIES.filter((name) => !FEATURES.includes(name));
 
 /** One rule per capability library: it imports the platform core and other capabilities, never a feature. */
