@@ -94,8 +94,8 @@ export function operationsOf(document: OpenAPIObject): Operation[] {
 
 /**
  * What every operation shares, added once here rather than on each route: the answers (a failure, and those the
- * modules' `@OperationContract()` add: a missing key, the rate limit, the database away), in order of status, and `X-Request-Id`
- * on every answer. A module's headers are its own document edit's (the rate limit's `RateLimit-*`).
+ * modules' `@OperationContract()` add: a missing key, the rate limit, the database away), in order of status, and
+ * `X-Request-Id` on every answer. A module's headers are its own document edit's (the rate limit's `RateLimit-*`).
  */
 function addSharedAnswers(operation: Operation, errors: ReadonlyMap<number, readonly AppError[]>): void {
   const { responses } = operation;
